@@ -1,0 +1,51 @@
+#include "common/log.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int g_level = -1;
+static pthread_once_t g_level_once = PTHREAD_ONCE_INIT;
+
+static void log_level_init(void)
+{
+    static const char *const names[] = {"debug", "info", "warning", "error", "none"};
+    int level = OACL_LOG_WARNING;
+    const char *env = getenv("OACL_LOG_LEVEL");
+    if (env && *env) {
+        for (int i = 0; i < 5; i++)
+            if (strcmp(env, names[i]) == 0)
+                level = i;
+        if (env[0] >= '0' && env[0] <= '4' && env[1] == '\0')
+            level = env[0] - '0';
+    } else if ((env = getenv("ASCEND_GLOBAL_LOG_LEVEL")) && env[0] >= '0' && env[0] <= '4' &&
+               env[1] == '\0') {
+        level = env[0] - '0';
+    }
+    __atomic_store_n(&g_level, level, __ATOMIC_RELEASE);
+}
+
+int oacl_log_enabled(enum oacl_log_level level)
+{
+    pthread_once(&g_level_once, log_level_init);
+    return (int)level >= __atomic_load_n(&g_level, __ATOMIC_ACQUIRE) && level < OACL_LOG_NONE;
+}
+
+void oacl_log(enum oacl_log_level level, const char *fmt, ...)
+{
+    static const char *const tags[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
+    if (!oacl_log_enabled(level))
+        return;
+    char line[1024];
+    int n = snprintf(line, sizeof(line), "[oacl %s] ", tags[level]);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
+    va_end(ap);
+    /* One write per line keeps lines whole when threads log concurrently. */
+    size_t len = strlen(line);
+    line[len++] = '\n';
+    fwrite(line, 1, len, stderr);
+}
