@@ -51,13 +51,10 @@ extern "C" {
  */
 typedef void (*oacl_kernel_entry_fn)(const void *args);
 
-/* Fills sizes[0..num_params) with each parameter's size in bytes. */
-typedef void (*oacl_kernel_describe_fn)(uint32_t *sizes);
-
 struct oacl_kernel_desc {
-    const char *name;                 /* the kernel's C symbol name */
+    const char *name;             /* the kernel's C symbol name */
     oacl_kernel_entry_fn entry;
-    oacl_kernel_describe_fn describe; /* NULL when num_params == 0 */
+    const uint32_t *param_sizes;  /* num_params sizes in bytes; NULL if none */
     uint32_t num_params;
     uint32_t reserved;
 };
