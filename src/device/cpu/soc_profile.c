@@ -118,7 +118,7 @@ uint32_t oacl_soc_block_cores(const struct oacl_soc_profile *p)
 {
     if (p->separated)
         return p->vector_num;
-    /* Coupled chips run vector kernels on their AI Cores (and, on 310P, the
-       stand-alone vector cores as well). */
-    return p->aicore_num + p->vector_num;
+    /* Coupled chips run vector kernels on their AI Cores; the 310P adds its
+       stand-alone vector cores (on 310B the vector part is inside the core). */
+    return p->npu_arch == 2002 ? p->aicore_num + p->vector_num : p->aicore_num;
 }
