@@ -1,0 +1,112 @@
+/*
+ * Device backend ops table. The API layer validates every argument once and
+ * then calls a backend only through this table; a backend never sees ACL
+ * handles. The CPU device (src/device/cpu) is the embedded default; a CUDA
+ * driver-API backend, loaded at run time, will provide another table.
+ *
+ * Every op that can fail returns an aclError code; where a message helps,
+ * it is written to `err` (a buffer of OACL_BACKEND_ERRLEN bytes) and the API
+ * layer reports it through aclGetRecentErrMsg.
+ */
+#ifndef OACL_DEVICE_BACKEND_H
+#define OACL_DEVICE_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl/acl_base.h"
+
+#define OACL_BACKEND_ERRLEN 512
+
+struct oacl_soc_profile;
+struct oacl_bdev;    /* a backend device */
+struct oacl_queue;   /* an in-order task queue (one per stream) */
+struct oacl_module;  /* a loaded kernel binary */
+
+/* What the API layer needs to know about one kernel of a module. */
+struct oacl_kernel_info {
+    const char *name;
+    uint32_t num_params;
+    const uint32_t *param_sizes;
+    const void *backend_kernel;          /* backend's own descriptor */
+};
+
+/* One kernel launch, as captured by the API layer. */
+struct oacl_launch {
+    struct oacl_module *module;          /* the backend takes a module reference */
+    const struct oacl_kernel_info *kernel;
+    const void *args;                    /* argument blob */
+    size_t args_size;
+    bool copy_args;                      /* true: copy the blob now (host list);
+                                            false: it is device memory that the
+                                            caller keeps valid until completion */
+    uint32_t num_blocks;
+    uint32_t block_offset;
+    uint64_t timeout_ns;                 /* 0 = no limit */
+};
+
+/* How a host range was made visible to the device. */
+enum oacl_map_kind {
+    OACL_MAP_NONE = 0,
+    OACL_MAP_ALIAS = 1,      /* a second virtual mapping of the same pages */
+    OACL_MAP_MIGRATED = 2,   /* private pages moved into shared memory in place,
+                                then aliased; undone at unmap */
+    OACL_MAP_IDENTITY = 3,   /* the device uses the host address itself */
+};
+
+struct oacl_host_map {
+    void *dev_ptr;
+    enum oacl_map_kind kind;
+};
+
+struct oacl_backend_ops {
+    const char *name;
+
+    /* Opens device `index` with the given profile; called once per device. */
+    int (*device_open)(uint32_t index, const struct oacl_soc_profile *soc, struct oacl_bdev **out,
+                       char *err);
+    /* Waits for all of the device's queues and releases it. */
+    void (*device_close)(struct oacl_bdev *dev);
+
+    /* Page-locked (or, past the memlock limit, pre-faulted) host memory of
+       at least size bytes, page aligned. *locked says which. */
+    int (*host_alloc)(struct oacl_bdev *dev, size_t size, void **out, bool *locked, char *err);
+    void (*host_free)(void *ptr, size_t size);
+    /* Locks/unlocks pageable memory for ACL_HOST_REG_PINNED. */
+    int (*host_lock)(void *ptr, size_t size, bool *locked, char *err);
+    void (*host_unlock)(void *ptr, size_t size);
+    /* Maps [ptr, ptr+size) (page aligned) for device access. runtime_memory:
+       the range lies in memory from host_alloc. */
+    int (*host_map)(struct oacl_bdev *dev, void *ptr, size_t size, bool runtime_memory,
+                    struct oacl_host_map *out, char *err);
+    void (*host_unmap)(void *ptr, size_t size, const struct oacl_host_map *map);
+
+    /* Loads a kernel binary from a file. Fills the kernel table, which stays
+       valid until the module's last reference is dropped. */
+    int (*module_load)(struct oacl_bdev *dev, const char *path, struct oacl_module **out,
+                       const struct oacl_kernel_info **kernels, uint32_t *num_kernels, char *err);
+    void (*module_ref)(struct oacl_module *m);
+    void (*module_put)(struct oacl_module *m);
+
+    int (*queue_create)(struct oacl_bdev *dev, struct oacl_queue **out, char *err);
+    /* Destroys q after its work is done; with force, tasks that have not
+       started are discarded first (a running task finishes). */
+    void (*queue_destroy)(struct oacl_queue *q, bool force);
+    /* Enqueues a kernel; returns once it is queued. */
+    int (*queue_launch)(struct oacl_queue *q, const struct oacl_launch *l, char *err);
+    /*
+     * Waits until every task queued before the call has finished, or until
+     * timeout_ns (< 0: no limit) has passed (ACL_ERROR_RT_STREAM_SYNC_TIMEOUT).
+     * Returns the first task failure since the previous sync, with its text
+     * in err, and clears it.
+     */
+    int (*queue_sync)(struct oacl_queue *q, int64_t timeout_ns, char *err);
+    /* True when every queued task has finished. */
+    bool (*queue_idle)(struct oacl_queue *q);
+};
+
+/* The CPU device's table (src/device/cpu/cpu_backend.c). */
+extern const struct oacl_backend_ops oacl_cpu_backend_ops;
+
+#endif /* OACL_DEVICE_BACKEND_H */

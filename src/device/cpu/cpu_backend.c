@@ -1,0 +1,173 @@
+/*
+ * The CPU device's ops table: devices, queues and kernel launches on top of
+ * the executor; host memory and kernel binaries in their own files.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "common/log.h"
+#include "device/cpu/cpu_device.h"
+#include "device/cpu/soc_profile.h"
+
+/* Live queues, so that work still queued at process exit can finish. */
+struct queue_link {
+    struct oacl_queue q; /* first: the ops see a struct oacl_queue* */
+    struct queue_link *prev, *next;
+};
+
+static pthread_mutex_t g_queues_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct queue_link *g_queues;
+static pthread_once_t g_atexit_once = PTHREAD_ONCE_INIT;
+
+/* Kernels launched and never synchronised still run to completion before
+ * the process exits, as they would on a device. */
+static void drain_at_exit(void)
+{
+    if (oacl_block())
+        return; /* exit() called from inside a kernel: nothing can be waited for */
+    pthread_mutex_lock(&g_queues_lock);
+    for (struct queue_link *l = g_queues; l; l = l->next)
+        oacl_exec_wait(&l->q, oacl_exec_submitted(&l->q), -1);
+    pthread_mutex_unlock(&g_queues_lock);
+}
+
+static void register_atexit(void) { atexit(drain_at_exit); }
+
+static int cpu_device_open(uint32_t index, const struct oacl_soc_profile *soc, struct oacl_bdev **out, char *err)
+{
+    struct oacl_bdev *d = calloc(1, sizeof(*d));
+    if (!d) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    int e = oacl_exec_start(soc);
+    if (e) {
+        free(d);
+        snprintf(err, OACL_BACKEND_ERRLEN, "cannot start the device's worker threads: %s", strerror(e));
+        return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
+    }
+    pthread_once(&g_atexit_once, register_atexit);
+    d->index = index;
+    d->soc = soc;
+    d->ub_size = soc->ub_bytes;
+    d->npu_arch = soc->npu_arch;
+    *out = d;
+    return ACL_SUCCESS;
+}
+
+static void cpu_device_close(struct oacl_bdev *dev) { free(dev); }
+
+static int cpu_queue_create(struct oacl_bdev *dev, struct oacl_queue **out, char *err)
+{
+    struct queue_link *l = calloc(1, sizeof(*l));
+    if (!l) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for a stream");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    oacl_exec_queue_init(&l->q, dev);
+    pthread_mutex_lock(&g_queues_lock);
+    l->next = g_queues;
+    if (g_queues)
+        g_queues->prev = l;
+    g_queues = l;
+    pthread_mutex_unlock(&g_queues_lock);
+    *out = &l->q;
+    return ACL_SUCCESS;
+}
+
+static void cpu_queue_destroy(struct oacl_queue *q, bool force)
+{
+    struct queue_link *l = (struct queue_link *)q;
+    if (force)
+        oacl_exec_discard_pending(q);
+    oacl_exec_wait(q, oacl_exec_submitted(q), -1);
+    pthread_mutex_lock(&g_queues_lock);
+    if (l->prev)
+        l->prev->next = l->next;
+    else
+        g_queues = l->next;
+    if (l->next)
+        l->next->prev = l->prev;
+    pthread_mutex_unlock(&g_queues_lock);
+    free(l);
+}
+
+static void kernel_task_release(struct oacl_task *t)
+{
+    oacl_cpu_module_put(t->module);
+    free(t);
+}
+
+#define TASK_HEADER ((sizeof(struct oacl_task) + 63) & ~(size_t)63)
+
+static int cpu_queue_launch(struct oacl_queue *q, const struct oacl_launch *l, char *err)
+{
+    size_t blob = l->copy_args ? (l->args_size + 63) & ~(size_t)63 : 0;
+    struct oacl_task *t = aligned_alloc(64, TASK_HEADER + (blob ? blob : 64));
+    if (!t) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for a launch");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    memset(t, 0, offsetof(struct oacl_task, fail_msg));
+    t->fail_msg[0] = '\0';
+    unsigned char *area = (unsigned char *)t + TASK_HEADER;
+    if (l->copy_args) {
+        if (l->args_size)
+            memcpy(area, l->args, l->args_size);
+        t->args = area; /* never NULL, even for a kernel without parameters */
+    } else {
+        t->args = l->args;
+    }
+    t->units = l->num_blocks;
+    t->refs = 1;
+    t->run = oacl_kernel_run_block;
+    t->release = kernel_task_release;
+    oacl_cpu_module_ref(l->module);
+    t->module = l->module;
+    t->kernel = l->kernel->backend_kernel;
+    t->block_offset = l->block_offset;
+    t->timeout_ns = l->timeout_ns;
+    t->dev = q->dev;
+    oacl_exec_submit(q, t);
+    return ACL_SUCCESS;
+}
+
+static int cpu_queue_sync(struct oacl_queue *q, int64_t timeout_ns, char *err)
+{
+    uint64_t target = oacl_exec_submitted(q);
+    if (oacl_exec_wait(q, target, timeout_ns) == ETIMEDOUT) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "work still running after %lld ms",
+                 (long long)(timeout_ns / 1000000));
+        return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+    }
+    return oacl_exec_take_fault(q, err, OACL_BACKEND_ERRLEN);
+}
+
+static bool cpu_queue_idle(struct oacl_queue *q)
+{
+    return __atomic_load_n(&q->completed, __ATOMIC_ACQUIRE) >= oacl_exec_submitted(q);
+}
+
+const struct oacl_backend_ops oacl_cpu_backend_ops = {
+    .name = "cpu",
+    .device_open = cpu_device_open,
+    .device_close = cpu_device_close,
+    .host_alloc = oacl_cpu_host_alloc,
+    .host_free = oacl_cpu_host_free,
+    .host_lock = oacl_cpu_host_lock,
+    .host_unlock = oacl_cpu_host_unlock,
+    .host_map = oacl_cpu_host_map,
+    .host_unmap = oacl_cpu_host_unmap,
+    .module_load = oacl_cpu_module_load,
+    .module_ref = oacl_cpu_module_ref,
+    .module_put = oacl_cpu_module_put,
+    .queue_create = cpu_queue_create,
+    .queue_destroy = cpu_queue_destroy,
+    .queue_launch = cpu_queue_launch,
+    .queue_sync = cpu_queue_sync,
+    .queue_idle = cpu_queue_idle,
+};

@@ -1,0 +1,467 @@
+/*
+ * The CPU device's executor: a process-wide pool of worker threads playing
+ * the AI cores, and the in-order queues (one per stream) they serve.
+ *
+ * Hand-off design. Waking a sleeping thread costs ~20 us on a small VM while
+ * a thread that is already spinning picks work up in well under 1 us, so:
+ *  - workers spin for a short window after their last task before sleeping
+ *    on a futex (idle CPU returns to ~0 after the window);
+ *  - a submit only issues a wake-up syscall when some worker sleeps;
+ *  - a thread that synchronises a queue does not just wait: it claims and
+ *    runs unclaimed blocks of that queue's current task itself, so a launch
+ *    followed by a synchronise completes even before a sleeping worker
+ *    has woken up.
+ * Tasks are split into units (kernel blocks) claimed with one atomic
+ * increment each; whoever finishes the last unit completes the task.
+ *
+ * One mutex guards every queue's task list and the ready list (queues whose
+ * head task has unclaimed units); block execution never holds it.
+ */
+#include "device/cpu/cpu_device.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/futex.h"
+#include "common/log.h"
+#include "device/cpu/soc_profile.h"
+
+#define DEFAULT_WORKER_SPIN_US 200
+#define DEFAULT_SYNC_SPIN_US 100
+/* Spinning threads poll with `pause` this long before yielding the CPU. */
+#define PAUSE_PHASE_NS 5000
+
+struct executor {
+    pthread_mutex_t lock;
+    struct oacl_queue *ready_head, *ready_tail;
+    uint32_t work_word;     /* atomic futex word: bumped when work is published */
+    uint32_t sleepers;      /* atomic: workers sleeping on work_word */
+    uint32_t nworkers;
+    pthread_t *threads;
+    uint64_t worker_spin_ns;
+    uint64_t sync_spin_ns;
+    int start_error;
+};
+
+static struct executor g_exec = {.lock = PTHREAD_MUTEX_INITIALIZER};
+static pthread_once_t g_exec_once = PTHREAD_ONCE_INIT;
+static const struct oacl_soc_profile *g_exec_soc;
+
+uint64_t oacl_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- tasks -------------------------------------------------------------- */
+
+void oacl_task_put(struct oacl_task *t)
+{
+    if (__atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL) == 0)
+        t->release(t);
+}
+
+void oacl_exec_task_fail(struct oacl_task *t, int code, const char *msg)
+{
+    int expected = 0;
+    if (__atomic_compare_exchange_n(&t->failed, &expected, code, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        size_t n = strlen(msg);
+        if (n >= sizeof(t->fail_msg))
+            n = sizeof(t->fail_msg) - 1;
+        memcpy(t->fail_msg, msg, n);
+        t->fail_msg[n] = '\0';
+    }
+}
+
+/* ---- ready list (executor lock held) ------------------------------------- */
+
+static void ready_push(struct oacl_queue *q)
+{
+    if (q->in_ready)
+        return;
+    q->in_ready = true;
+    q->ready_next = NULL;
+    q->ready_prev = g_exec.ready_tail;
+    if (g_exec.ready_tail)
+        g_exec.ready_tail->ready_next = q;
+    else
+        g_exec.ready_head = q;
+    g_exec.ready_tail = q;
+}
+
+static void ready_remove(struct oacl_queue *q)
+{
+    if (!q->in_ready)
+        return;
+    if (q->ready_prev)
+        q->ready_prev->ready_next = q->ready_next;
+    else
+        g_exec.ready_head = q->ready_next;
+    if (q->ready_next)
+        q->ready_next->ready_prev = q->ready_prev;
+    else
+        g_exec.ready_tail = q->ready_prev;
+    q->in_ready = false;
+    q->ready_prev = q->ready_next = NULL;
+}
+
+static inline bool has_unclaimed(struct oacl_task *t)
+{
+    return __atomic_load_n(&t->next_unit, __ATOMIC_RELAXED) < t->units;
+}
+
+/* Publishes new work and wakes sleeping workers (lock released by caller
+ * before the wake: see wake_workers). */
+static inline void publish_work_locked(void)
+{
+    __atomic_add_fetch(&g_exec.work_word, 1, __ATOMIC_SEQ_CST);
+}
+
+static inline void wake_workers(void)
+{
+    if (__atomic_load_n(&g_exec.sleepers, __ATOMIC_SEQ_CST) > 0)
+        oacl_futex_wake(&g_exec.work_word, INT_MAX);
+}
+
+/* ---- running units ---------------------------------------------------- */
+
+static void complete_task(struct oacl_task *t)
+{
+    struct oacl_queue *q = t->queue;
+    int failed = __atomic_load_n(&t->failed, __ATOMIC_ACQUIRE);
+    if (!failed && t->timeout_ns) {
+        uint64_t start = __atomic_load_n(&t->start_ns, __ATOMIC_RELAXED);
+        uint64_t elapsed = oacl_now_ns() - start;
+        if (elapsed > t->timeout_ns) {
+            char msg[160];
+            snprintf(msg, sizeof(msg), "kernel '%s' ran %llu us, over its %llu us timeout",
+                     t->kernel ? t->kernel->name : "?", (unsigned long long)(elapsed / 1000),
+                     (unsigned long long)(t->timeout_ns / 1000));
+            oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_TIMEOUT, msg);
+            failed = ACL_ERROR_RT_AICORE_TIMEOUT;
+        }
+    }
+    if (failed)
+        OACL_ERROR("device %u: %s", q->dev->index, t->fail_msg);
+
+    bool more;
+    pthread_mutex_lock(&g_exec.lock);
+    q->head = t->next;
+    if (!q->head)
+        q->tail = NULL;
+    if (failed && !q->fault) {
+        q->fault = failed;
+        snprintf(q->fault_msg, sizeof(q->fault_msg), "%s", t->fail_msg);
+    }
+    __atomic_store_n(&q->completed, q->head ? q->head->seq - 1 : q->submitted, __ATOMIC_RELEASE);
+    more = q->head != NULL && has_unclaimed(q->head);
+    if (more) {
+        /* Re-queue at the tail: streams take turns. */
+        ready_remove(q);
+        ready_push(q);
+        publish_work_locked();
+    } else {
+        ready_remove(q);
+    }
+    __atomic_add_fetch(&q->done_word, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&g_exec.lock);
+
+    if (__atomic_load_n(&q->waiters, __ATOMIC_SEQ_CST) > 0)
+        oacl_futex_wake(&q->done_word, INT_MAX);
+    if (more)
+        wake_workers();
+    oacl_task_put(t); /* the queue's reference */
+}
+
+/* Claims and runs units of t until none are left. */
+static void run_units(struct oacl_task *t)
+{
+    for (;;) {
+        uint32_t u = __atomic_fetch_add(&t->next_unit, 1, __ATOMIC_RELAXED);
+        if (u >= t->units)
+            return;
+        if (u == 0 && t->timeout_ns)
+            __atomic_store_n(&t->start_ns, oacl_now_ns(), __ATOMIC_RELAXED);
+        t->run(t, u);
+        if (__atomic_add_fetch(&t->units_done, 1, __ATOMIC_ACQ_REL) == t->units)
+            complete_task(t);
+    }
+}
+
+/* Takes a reference to the first task with unclaimed units (lock held).
+ * Queues whose head is fully claimed leave the ready list on the way. */
+static struct oacl_task *adopt_locked(void)
+{
+    struct oacl_queue *q = g_exec.ready_head;
+    while (q) {
+        struct oacl_queue *next = q->ready_next;
+        struct oacl_task *t = q->head;
+        if (t && has_unclaimed(t)) {
+            __atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
+            return t;
+        }
+        ready_remove(q);
+        q = next;
+    }
+    return NULL;
+}
+
+/* ---- workers ------------------------------------------------------------- */
+
+static void *worker_main(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        pthread_mutex_lock(&g_exec.lock);
+        struct oacl_task *t = adopt_locked();
+        uint32_t seen = __atomic_load_n(&g_exec.work_word, __ATOMIC_RELAXED);
+        pthread_mutex_unlock(&g_exec.lock);
+        if (t) {
+            run_units(t);
+            oacl_task_put(t);
+            continue;
+        }
+        /* Idle: spin on the work word for a while, then sleep on it. */
+        uint64_t start = oacl_now_ns();
+        bool woke = false;
+        for (unsigned i = 0;; i++) {
+            if (__atomic_load_n(&g_exec.work_word, __ATOMIC_ACQUIRE) != seen) {
+                woke = true;
+                break;
+            }
+            if ((i & 63) == 63) {
+                uint64_t spent = oacl_now_ns() - start;
+                if (spent >= g_exec.worker_spin_ns)
+                    break;
+                if (spent >= PAUSE_PHASE_NS)
+                    sched_yield();
+            } else {
+                oacl_cpu_relax();
+            }
+        }
+        if (woke)
+            continue;
+        __atomic_add_fetch(&g_exec.sleepers, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&g_exec.work_word, __ATOMIC_SEQ_CST) == seen)
+            oacl_futex_wait(&g_exec.work_word, seen, -1);
+        __atomic_sub_fetch(&g_exec.sleepers, 1, __ATOMIC_SEQ_CST);
+    }
+    return NULL;
+}
+
+static uint64_t env_us(const char *name, uint64_t def)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return def;
+    char *end;
+    unsigned long long x = strtoull(v, &end, 10);
+    return *end ? def : (uint64_t)x;
+}
+
+static uint32_t host_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+        int n = CPU_COUNT(&set);
+        if (n > 0)
+            return (uint32_t)n;
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (uint32_t)n : 1;
+}
+
+static void exec_start_once(void)
+{
+    /* Never more workers than host CPUs, nor than the SoC has cores for a
+       vector kernel; OACL_WORKERS can only lower the count. */
+    uint32_t n = host_cpus();
+    uint32_t cores = oacl_soc_block_cores(g_exec_soc);
+    if (cores && n > cores)
+        n = cores;
+    uint64_t req = env_us("OACL_WORKERS", 0);
+    if (req >= 1 && req < n)
+        n = (uint32_t)req;
+    g_exec.worker_spin_ns = env_us("OACL_SPIN_US", DEFAULT_WORKER_SPIN_US) * 1000;
+    g_exec.sync_spin_ns = env_us("OACL_SYNC_SPIN_US", DEFAULT_SYNC_SPIN_US) * 1000;
+    g_exec.threads = calloc(n, sizeof(pthread_t));
+    if (!g_exec.threads) {
+        g_exec.start_error = ENOMEM;
+        return;
+    }
+    sigset_t all, old;
+    sigfillset(&all);
+    /* Workers block every signal: they belong to the application's threads. */
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    for (uint32_t i = 0; i < n; i++) {
+        int e = pthread_create(&g_exec.threads[i], NULL, worker_main, NULL);
+        if (e) {
+            if (i == 0)
+                g_exec.start_error = e;
+            break;
+        }
+        pthread_detach(g_exec.threads[i]);
+        g_exec.nworkers++;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    OACL_DEBUG("executor: %u worker threads (host CPUs %u, SoC cores %u)", g_exec.nworkers, host_cpus(), cores);
+}
+
+int oacl_exec_start(const struct oacl_soc_profile *soc)
+{
+    if (!g_exec_soc)
+        g_exec_soc = soc;
+    pthread_once(&g_exec_once, exec_start_once);
+    return g_exec.start_error;
+}
+
+uint32_t oacl_exec_worker_count(void) { return g_exec.nworkers; }
+
+/* ---- queues ---------------------------------------------------------------- */
+
+void oacl_exec_queue_init(struct oacl_queue *q, struct oacl_bdev *dev)
+{
+    memset(q, 0, sizeof(*q));
+    q->dev = dev;
+}
+
+void oacl_exec_submit(struct oacl_queue *q, struct oacl_task *t)
+{
+    t->queue = q;
+    t->next = NULL;
+    pthread_mutex_lock(&g_exec.lock);
+    t->seq = ++q->submitted;
+    if (q->tail)
+        q->tail->next = t;
+    else
+        q->head = t;
+    q->tail = t;
+    bool publish = q->head == t;
+    if (publish) {
+        ready_push(q);
+        publish_work_locked();
+    }
+    pthread_mutex_unlock(&g_exec.lock);
+    if (publish)
+        wake_workers();
+}
+
+uint64_t oacl_exec_submitted(struct oacl_queue *q)
+{
+    pthread_mutex_lock(&g_exec.lock);
+    uint64_t s = q->submitted;
+    pthread_mutex_unlock(&g_exec.lock);
+    return s;
+}
+
+/* Runs unclaimed units of q's head task if it is within target. */
+static bool help(struct oacl_queue *q, uint64_t target)
+{
+    pthread_mutex_lock(&g_exec.lock);
+    struct oacl_task *t = q->head;
+    if (!t || t->seq > target || !has_unclaimed(t)) {
+        pthread_mutex_unlock(&g_exec.lock);
+        return false;
+    }
+    __atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&g_exec.lock);
+    run_units(t);
+    oacl_task_put(t);
+    return true;
+}
+
+int oacl_exec_wait(struct oacl_queue *q, uint64_t target, int64_t timeout_ns)
+{
+    uint64_t start = oacl_now_ns();
+    uint64_t deadline = timeout_ns >= 0 ? start + (uint64_t)timeout_ns : UINT64_MAX;
+    uint32_t helped_at = __atomic_load_n(&q->done_word, __ATOMIC_ACQUIRE) - 1;
+    uint64_t spin_start = start;
+    unsigned i = 0;
+    while (__atomic_load_n(&q->completed, __ATOMIC_ACQUIRE) < target) {
+        /* Help once per change of the queue's head. */
+        uint32_t word = __atomic_load_n(&q->done_word, __ATOMIC_ACQUIRE);
+        if (word != helped_at) {
+            helped_at = word;
+            if (help(q, target)) {
+                helped_at = word - 1; /* the head may still have units left */
+                spin_start = oacl_now_ns();
+                continue;
+            }
+        }
+        uint64_t now = (++i & 63) == 0 ? oacl_now_ns() : 0;
+        if (now && now >= deadline)
+            return ETIMEDOUT;
+        if (!now || now - spin_start < g_exec.sync_spin_ns) {
+            if (now && now - spin_start >= PAUSE_PHASE_NS)
+                sched_yield();
+            else
+                oacl_cpu_relax();
+            continue;
+        }
+        /* Sleep until a task leaves the queue (or the deadline). */
+        __atomic_add_fetch(&q->waiters, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&q->completed, __ATOMIC_SEQ_CST) < target &&
+            __atomic_load_n(&q->done_word, __ATOMIC_SEQ_CST) == word) {
+            int64_t left = deadline == UINT64_MAX ? -1 : (int64_t)(deadline > now ? deadline - now : 0);
+            oacl_futex_wait(&q->done_word, word, left);
+        }
+        __atomic_sub_fetch(&q->waiters, 1, __ATOMIC_SEQ_CST);
+        spin_start = oacl_now_ns();
+        if (spin_start >= deadline && __atomic_load_n(&q->completed, __ATOMIC_ACQUIRE) < target)
+            return ETIMEDOUT;
+    }
+    return 0;
+}
+
+void oacl_exec_discard_pending(struct oacl_queue *q)
+{
+    struct oacl_task *dropped = NULL;
+    pthread_mutex_lock(&g_exec.lock);
+    struct oacl_task **link = &q->head;
+    struct oacl_task *keep_tail = NULL;
+    while (*link) {
+        struct oacl_task *t = *link;
+        uint32_t unclaimed = 0;
+        /* Claiming every unit at once makes sure no thread that adopted the
+           task earlier can still start one of its blocks. */
+        if (__atomic_compare_exchange_n(&t->next_unit, &unclaimed, t->units, false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_RELAXED)) {
+            *link = t->next;
+            t->next = dropped;
+            dropped = t;
+        } else {
+            keep_tail = t;
+            link = &t->next;
+        }
+    }
+    q->tail = keep_tail;
+    if (!q->head)
+        ready_remove(q);
+    __atomic_store_n(&q->completed, q->head ? q->head->seq - 1 : q->submitted, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&q->done_word, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&g_exec.lock);
+    if (__atomic_load_n(&q->waiters, __ATOMIC_SEQ_CST) > 0)
+        oacl_futex_wake(&q->done_word, INT_MAX);
+    while (dropped) {
+        struct oacl_task *t = dropped;
+        dropped = t->next;
+        oacl_task_put(t);
+    }
+}
+
+int oacl_exec_take_fault(struct oacl_queue *q, char *msg, size_t len)
+{
+    pthread_mutex_lock(&g_exec.lock);
+    int f = q->fault;
+    if (f && msg && len)
+        snprintf(msg, len, "%s", q->fault_msg);
+    q->fault = 0;
+    q->fault_msg[0] = '\0';
+    pthread_mutex_unlock(&g_exec.lock);
+    return f;
+}

@@ -1,0 +1,251 @@
+/*
+ * Pinned host memory and zero-copy device mappings on the CPU device.
+ *
+ * aclrtMallocHost memory is a shared anonymous mapping, locked with mlock.
+ * Past the memlock limit (8 MiB for unprivileged users) the allocation still
+ * succeeds, pre-faulted instead of locked, and the log says so once.
+ *
+ * A mapping for the device is a second virtual mapping of the same physical
+ * pages, made with mremap(old, 0, len, MREMAP_MAYMOVE): the device address
+ * differs from the host address, yet a kernel's writes through it land in
+ * the host's pages with no copy. That works for shared mappings only, so:
+ *  - runtime memory and user MAP_SHARED memory are aliased directly;
+ *  - private anonymous memory covering whole pages is first moved, in place
+ *    and with its contents, into a shared mapping at the same address
+ *    (undone when the range is unregistered), then aliased;
+ *  - anything else (a range ending inside a page that other data may share,
+ *    the main stack, file-backed or read-only memory) is mapped with the
+ *    device address equal to the host address.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "acl/acl.h"
+#include "common/log.h"
+#include "device/cpu/cpu_device.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+
+static size_t page_size(void)
+{
+    static size_t ps;
+    if (!ps)
+        ps = (size_t)sysconf(_SC_PAGESIZE);
+    return ps;
+}
+
+static size_t round_pages(size_t n) { return (n + page_size() - 1) & ~(page_size() - 1); }
+
+/* Touches every page so that first use does not fault. */
+static void prefault(void *ptr, size_t len)
+{
+    if (madvise(ptr, len, MADV_POPULATE_WRITE) == 0)
+        return;
+    if (madvise(ptr, len, MADV_POPULATE_READ) == 0)
+        return;
+    volatile unsigned char *p = ptr;
+    for (size_t off = 0; off < len; off += page_size())
+        (void)p[off];
+}
+
+static void note_unlocked(size_t len, int err)
+{
+    static int once;
+    if (__atomic_exchange_n(&once, 1, __ATOMIC_RELAXED))
+        return;
+    struct rlimit rl;
+    char limit[32] = "unknown";
+    if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0) {
+        if (rl.rlim_cur == RLIM_INFINITY)
+            snprintf(limit, sizeof(limit), "unlimited");
+        else
+            snprintf(limit, sizeof(limit), "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
+    }
+    OACL_WARN("cannot lock %zu bytes of pinned host memory (%s; RLIMIT_MEMLOCK %s): such memory is "
+              "pre-faulted but not locked from now on",
+              len, strerror(err), limit);
+}
+
+int oacl_cpu_host_alloc(struct oacl_bdev *dev, size_t size, void **out, bool *locked, char *err)
+{
+    (void)dev;
+    size_t len = round_pages(size);
+    if (len < size) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "size %zu is too large", size);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "cannot allocate %zu bytes of host memory: %s", len, strerror(errno));
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    if (mlock(p, len) == 0) {
+        *locked = true;
+    } else {
+        note_unlocked(len, errno);
+        prefault(p, len);
+        *locked = false;
+    }
+    *out = p;
+    return ACL_SUCCESS;
+}
+
+void oacl_cpu_host_free(void *ptr, size_t size) { munmap(ptr, round_pages(size)); }
+
+/* True when every page of [ptr, ptr+len) is mapped. */
+static bool range_mapped(void *ptr, size_t len)
+{
+    size_t pages = len / page_size();
+    unsigned char small[256];
+    unsigned char *vec = pages <= sizeof(small) ? small : malloc(pages);
+    if (!vec)
+        return true; /* cannot tell; let the operation report it */
+    int r = mincore(ptr, len, vec);
+    if (vec != small)
+        free(vec);
+    return r == 0 || errno != ENOMEM;
+}
+
+int oacl_cpu_host_lock(void *ptr, size_t size, bool *locked, char *err)
+{
+    size_t len = round_pages(size);
+    if (mlock(ptr, len) == 0) {
+        *locked = true;
+        return ACL_SUCCESS;
+    }
+    int e = errno;
+    if (!range_mapped(ptr, len)) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "[%p, +%zu) is not mapped memory", ptr, len);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    note_unlocked(len, e);
+    prefault(ptr, len);
+    *locked = false;
+    return ACL_SUCCESS;
+}
+
+void oacl_cpu_host_unlock(void *ptr, size_t size) { munlock(ptr, round_pages(size)); }
+
+/* ---- mapping ----------------------------------------------------------- */
+
+/* What /proc/self/maps says about a range. */
+struct vma_scan {
+    bool covered;          /* every byte lies in some mapping */
+    bool private_anon_rw;  /* all of it is private, anonymous, read-write */
+};
+
+static void scan_vmas(uintptr_t lo, uintptr_t hi, struct vma_scan *out)
+{
+    out->covered = false;
+    out->private_anon_rw = false;
+    FILE *f = fopen("/proc/self/maps", "re");
+    if (!f)
+        return;
+    char line[512];
+    uintptr_t next = lo;
+    bool ok = true;
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long start, end;
+        char perms[8] = "";
+        int name_at = 0;
+        if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &start, &end, perms, &name_at) < 3)
+            continue;
+        if (end <= lo || start >= hi)
+            continue;
+        if (start > next)
+            break; /* a hole: not covered */
+        const char *name = name_at ? line + name_at : "";
+        size_t nl = strcspn(name, "\n");
+        bool anon = nl == 0 || strncmp(name, "[heap]", nl) == 0;
+        if (strncmp(perms, "rw-p", 4) != 0 || !anon)
+            ok = false;
+        next = end;
+        if (next >= hi)
+            break;
+    }
+    fclose(f);
+    out->covered = next >= hi;
+    out->private_anon_rw = ok && out->covered;
+}
+
+/* Replaces the pages at ptr with a fresh mapping of the given kind holding
+ * the same bytes. */
+static bool rehome_pages(void *ptr, size_t len, int kind_flags)
+{
+    void *s = mmap(NULL, len, PROT_READ | PROT_WRITE, kind_flags | MAP_ANONYMOUS, -1, 0);
+    if (s == MAP_FAILED)
+        return false;
+    memcpy(s, ptr, len);
+    if (mremap(s, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, ptr) == MAP_FAILED) {
+        munmap(s, len);
+        return false;
+    }
+    return true;
+}
+
+int oacl_cpu_host_map(struct oacl_bdev *dev, void *ptr, size_t size, bool runtime_memory, struct oacl_host_map *out,
+                      char *err)
+{
+    (void)dev;
+    size_t len = round_pages(size);
+    void *alias = mremap(ptr, 0, len, MREMAP_MAYMOVE);
+    if (alias != MAP_FAILED) {
+        out->dev_ptr = alias;
+        out->kind = OACL_MAP_ALIAS;
+        return ACL_SUCCESS;
+    }
+    int e = errno;
+    if (runtime_memory) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "cannot create a device mapping of %zu bytes: %s", len, strerror(e));
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    if (e == EFAULT || !range_mapped(ptr, len)) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "[%p, +%zu) is not mapped memory", ptr, len);
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    /* Private memory: move it into shared pages when the range owns its
+       pages entirely and they are plain anonymous read-write memory. */
+    if (size == len) {
+        struct vma_scan vs;
+        scan_vmas((uintptr_t)ptr, (uintptr_t)ptr + len, &vs);
+        if (vs.private_anon_rw && rehome_pages(ptr, len, MAP_SHARED)) {
+            alias = mremap(ptr, 0, len, MREMAP_MAYMOVE);
+            if (alias != MAP_FAILED) {
+                out->dev_ptr = alias;
+                out->kind = OACL_MAP_MIGRATED;
+                return ACL_SUCCESS;
+            }
+            rehome_pages(ptr, len, MAP_PRIVATE);
+        }
+    }
+    OACL_DEBUG("host range [%p, +%zu) is mapped with device address == host address", ptr, size);
+    out->dev_ptr = ptr;
+    out->kind = OACL_MAP_IDENTITY;
+    return ACL_SUCCESS;
+}
+
+void oacl_cpu_host_unmap(void *ptr, size_t size, const struct oacl_host_map *map)
+{
+    size_t len = round_pages(size);
+    switch (map->kind) {
+    case OACL_MAP_ALIAS:
+        munmap(map->dev_ptr, len);
+        break;
+    case OACL_MAP_MIGRATED:
+        munmap(map->dev_ptr, len);
+        rehome_pages(ptr, len, MAP_PRIVATE);
+        break;
+    default:
+        break;
+    }
+}

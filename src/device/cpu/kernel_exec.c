@@ -1,0 +1,136 @@
+/*
+ * Running one kernel block on the calling thread (a worker, or a host thread
+ * helping in a synchronise) and the kernel-support calls that depend on it:
+ * oacl_block(), oacl_kernel_fail(), oacl_kernel_trap().
+ *
+ * Every block runs under a sigsetjmp point. A kernel that reports a fault
+ * jumps back to it, so the fault fails the launch on its stream instead of
+ * the process; a later fatal-signal handler can jump back the same way.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "common/log.h"
+#include "device/cpu/cpu_device.h"
+
+/* Largest unified buffer of any profile (256 KiB); one per executing thread. */
+#define UB_CAPACITY (256u * 1024u)
+
+struct exec_thread {
+    struct oacl_block_ctx block;
+    uint8_t *ub;
+    sigjmp_buf jmp;
+    int fault;
+    char fault_msg[320];
+};
+
+static __thread struct exec_thread *tls_thread;
+static __thread struct oacl_block_ctx *tls_block;
+static pthread_key_t g_thread_key;
+static pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
+
+static void thread_free(void *p)
+{
+    struct exec_thread *et = p;
+    if (!et)
+        return;
+    free(et->ub);
+    free(et);
+}
+
+static void key_init(void) { pthread_key_create(&g_thread_key, thread_free); }
+
+static struct exec_thread *exec_thread(void)
+{
+    if (tls_thread)
+        return tls_thread;
+    pthread_once(&g_key_once, key_init);
+    struct exec_thread *et = calloc(1, sizeof(*et));
+    if (!et)
+        return NULL;
+    et->ub = aligned_alloc(64, UB_CAPACITY);
+    if (!et->ub) {
+        free(et);
+        return NULL;
+    }
+    pthread_setspecific(g_thread_key, et);
+    tls_thread = et;
+    return et;
+}
+
+void oacl_exec_thread_release(void)
+{
+    if (!tls_thread)
+        return;
+    pthread_setspecific(g_thread_key, NULL);
+    thread_free(tls_thread);
+    tls_thread = NULL;
+}
+
+OACL_KAPI struct oacl_block_ctx *oacl_block(void) { return tls_block; }
+
+void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
+{
+    if (__atomic_load_n(&t->failed, __ATOMIC_ACQUIRE))
+        return; /* the launch already failed: skip the remaining blocks */
+    struct exec_thread *et = exec_thread();
+    if (!et) {
+        oacl_exec_task_fail(t, ACL_ERROR_RT_MEMORY_ALLOCATION, "no memory for a block's unified buffer");
+        return;
+    }
+    struct oacl_block_ctx *b = &et->block;
+    b->block_idx = unit + t->block_offset;
+    b->block_num = t->units;
+    b->ub = et->ub;
+    b->ub_size = t->dev->ub_size;
+    b->npu_arch = t->dev->npu_arch;
+    b->kernel_name = t->kernel->name;
+    b->pipe_live = 0;
+    tls_block = b;
+    /* No signal mask is saved: a syscall per block would cost more than an
+       empty kernel. */
+    if (sigsetjmp(et->jmp, 0) == 0) {
+        t->kernel->entry(t->args);
+    } else {
+        oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_EXCEPTION, et->fault_msg);
+    }
+    tls_block = NULL;
+}
+
+static const char *fault_name(int fault)
+{
+    switch (fault) {
+    case OACL_FAULT_TRAP: return "trap";
+    case OACL_FAULT_UB: return "unified buffer";
+    case OACL_FAULT_QUEUE: return "queue";
+    case OACL_FAULT_ALIGN: return "alignment";
+    case OACL_FAULT_ARG: return "argument";
+    default: return "kernel";
+    }
+}
+
+OACL_KAPI void oacl_kernel_fail(int fault, const char *fmt, ...)
+{
+    struct exec_thread *et = tls_thread;
+    struct oacl_block_ctx *b = tls_block;
+    char text[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    if (!b || !et) {
+        fprintf(stderr, "[oacl ERROR] oacl_kernel_fail called outside a kernel: %s\n", text);
+        abort();
+    }
+    snprintf(et->fault_msg, sizeof(et->fault_msg), "kernel '%s' block %u/%u: %s error: %s", b->kernel_name,
+             b->block_idx, b->block_num, fault_name(fault), text);
+    et->fault = fault;
+    siglongjmp(et->jmp, 1);
+}
+
+OACL_KAPI void oacl_kernel_trap(void) { oacl_kernel_fail(OACL_FAULT_TRAP, "trap instruction executed"); }

@@ -1,0 +1,172 @@
+/*
+ * Internal interface of the API layer (src/runtime). Each public ACL
+ * function validates its arguments here once, resolves handles through the
+ * handle table and calls the device backend through its ops table; it
+ * never knows which backend runs.
+ */
+#ifndef OACL_RUNTIME_RUNTIME_H
+#define OACL_RUNTIME_RUNTIME_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl/acl.h"
+#include "common/handle.h"
+#include "device/backend.h"
+
+#define OACL_API ACL_FUNC_VISIBILITY
+
+/* ---- errors (error.c) ------------------------------------------------------ */
+
+/*
+ * Records a failure of the calling API function: appends one line
+ * "<fn>: <reason> (<code>)" to the recent-error text and, for runtime-layer
+ * codes (1070xx, 2070xx, 5070xx), stores the code in the thread's
+ * last-error slot. Returns code, so callers write `return oacl_fail(...)`.
+ */
+aclError oacl_fail(aclError code, const char *fn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Appends a line to the recent-error text without touching the last error. */
+void oacl_note_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void oacl_set_last_error(aclError code);
+bool oacl_is_runtime_code(aclError code);
+/* err_msg_mode from aclInit: false = per thread (default), true = process. */
+void oacl_errmsg_set_global(bool global);
+
+/* ---- configuration and process state (init.c) ------------------------------- */
+
+struct oacl_config {
+    uint32_t device_count;                  /* OACL_DEVICE_COUNT, default 8 */
+    const struct oacl_soc_profile *soc;     /* NULL when OACL_SOC names no profile */
+    char soc_request[64];                   /* the name asked for */
+    int32_t default_device;                 /* from aclInit config, -1 = none */
+};
+
+/* Process-wide configuration; read once from the environment on first use. */
+const struct oacl_config *oacl_config(void);
+void oacl_config_set_default_device(int32_t dev);
+/* Version of the installation ("0.1.0"), from share/info/runtime/version.info
+ * next to the library when present, else the built-in version. */
+const char *oacl_version_string(void);
+
+/* ---- devices (device.c) --------------------------------------------------- */
+
+struct oacl_context;
+
+struct oacl_device {
+    int32_t id;
+    pthread_mutex_t lock;
+    uint32_t set_count;                 /* aclrtSetDevice references */
+    struct oacl_context *default_ctx;   /* live while set_count > 0 */
+    struct oacl_bdev *bdev;             /* backend device, opened on first use */
+    uint32_t next_stream_id;            /* atomic */
+};
+
+const struct oacl_backend_ops *oacl_backend(void);
+/* Checks OACL_SOC and the device count; fn names the caller in messages. */
+aclError oacl_devices_check(const char *fn);
+struct oacl_device *oacl_device_at(int32_t id);
+/* Opens the backend device if needed (device lock held by the caller). */
+aclError oacl_device_open_locked(struct oacl_device *dev, const char *fn);
+
+/* ---- contexts (context.c) ---------------------------------------------------- */
+
+struct oacl_stream;
+
+struct oacl_context {
+    struct oacl_obj obj;
+    struct oacl_device *dev;
+    bool is_default;
+    struct oacl_stream *default_stream;
+    pthread_mutex_t lock;               /* protects the stream list */
+    struct oacl_stream *streams;        /* created streams, newest first */
+};
+
+/* A new context on dev with its default stream (device lock held). */
+aclError oacl_context_create_locked(struct oacl_device *dev, bool is_default, struct oacl_context **out,
+                                    const char *fn);
+/* Waits for and destroys every stream of ctx, then retires its handle. */
+void oacl_context_teardown(struct oacl_context *ctx);
+
+/*
+ * The calling thread's current context (+1 reference, drop with
+ * oacl_obj_put). Without one: the configured default device is set
+ * implicitly, else ACL_ERROR_RT_CONTEXT_NULL with a message naming fn.
+ */
+aclError oacl_ctx_current(struct oacl_context **out, const char *fn);
+/* Makes ctx (or nothing, if NULL) the calling thread's current context. */
+void oacl_ctx_bind(struct oacl_context *ctx);
+
+/* ---- streams (stream.c) ------------------------------------------------------ */
+
+struct oacl_stream {
+    struct oacl_obj obj;
+    struct oacl_context *ctx;
+    struct oacl_queue *queue;           /* backend queue */
+    int32_t id;
+    uint32_t priority;
+    uint32_t flags;
+    bool is_default;
+    struct oacl_stream *next, *prev;    /* in ctx->streams */
+};
+
+aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t priority, uint32_t flags,
+                            struct oacl_stream **out, const char *fn);
+/*
+ * Resolves an aclrtStream argument (+1 reference): NULL is the default
+ * stream of ctx. With for_enqueue, a stream of another context is
+ * ACL_ERROR_RT_STREAM_CONTEXT; a stale handle is ACL_ERROR_RT_INVALID_HANDLE.
+ */
+aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, bool for_enqueue,
+                             struct oacl_stream **out, const char *fn);
+/* Waits (or, with force, discards pending work), unlinks and retires. */
+void oacl_stream_teardown(struct oacl_stream *s, bool force);
+/* Waits for the stream and turns a task failure into the return code. */
+aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char *fn);
+
+/* ---- kernels (kernel_binary.c, kernel_args.c) ----------------------------------- */
+
+struct oacl_binary;
+
+struct oacl_function {
+    struct oacl_obj obj;
+    struct oacl_binary *bin;
+    const struct oacl_kernel_info *info;
+};
+
+struct oacl_binary {
+    struct oacl_obj obj;
+    struct oacl_device *dev;
+    struct oacl_module *module;         /* backend module, refcounted there */
+    uint32_t num_kernels;
+    const struct oacl_kernel_info *kernels;
+    struct oacl_function **funcs;       /* created on first lookup */
+    pthread_mutex_t lock;
+};
+
+#define OACL_ARGS_MAX_PARAMS 128u
+#define OACL_ARGS_BUFFER_SIZE (64u * 1024u)
+
+struct oacl_param {
+    struct oacl_obj obj;                /* not refcounted: lives in its list */
+    struct oacl_args *list;
+    uint32_t index;
+};
+
+struct oacl_args {
+    struct oacl_obj obj;                /* not refcounted: per-thread, reused */
+    struct oacl_function *func;         /* +1 reference while initialised */
+    uint32_t num_params;
+    uint32_t size;                      /* bytes used in buf */
+    bool finalized;
+    uint32_t offsets[OACL_ARGS_MAX_PARAMS];
+    uint32_t sizes[OACL_ARGS_MAX_PARAMS];
+    struct oacl_param params[OACL_ARGS_MAX_PARAMS];
+    _Alignas(64) unsigned char buf[OACL_ARGS_BUFFER_SIZE];
+};
+
+/* Launch-time check of an argument list against the kernel's metadata. */
+aclError oacl_args_check(const struct oacl_args *a, const struct oacl_function *f, const char *fn);
+
+#endif /* OACL_RUNTIME_RUNTIME_H */
