@@ -558,8 +558,7 @@ ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum);
 
 /* Reports the API version triple; superseded by the aclsys version queries. */
-ACL_FUNC_VISIBILITY ACL_DEPRECATED_MESSAGE(
-    "aclrtGetVersion is deprecated; use aclsysGetVersionStr or aclsysGetVersionNum")
+ACL_FUNC_VISIBILITY ACL_DEPRECATED_MESSAGE("use aclsysGetVersionStr or aclsysGetVersionNum instead")
 aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion);
 
 /* Returns, and then forgets, the text describing recent failures. */
