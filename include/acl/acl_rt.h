@@ -1,0 +1,672 @@
+/*
+ * ACL runtime interface: devices, contexts, streams, events, memory, kernel
+ * loading and launching, host callbacks and error queries.
+ *
+ * Part of oacl, an open implementation of the CANN ACL runtime interface.
+ * Numeric values and structure layouts follow CANN exactly so that programs
+ * built against either are source and binary compatible.
+ */
+#ifndef ACL_ACL_RT_H
+#define ACL_ACL_RT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl_base.h"
+#include "acl_rt_allocator.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ==========================================================================
+ * Version and flag macros
+ * ========================================================================== */
+
+/* API version reported by aclrtGetVersion. */
+#define ACL_MAJOR_VERSION 1
+#define ACL_MINOR_VERSION 17
+#define ACL_PATCH_VERSION 0
+
+/* Event creation flags (aclrtCreateEventWithFlag / aclrtCreateEventExWithFlag). */
+#define ACL_EVENT_SYNC                    0x00000001U /* may be waited on by streams */
+#define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002U /* follows stream progress for queries */
+#define ACL_EVENT_TIME_LINE               0x00000008U /* records timestamps */
+#define ACL_EVENT_DEVICE_USE_ONLY         0x00000010U /* device-side only; not combinable */
+#define ACL_EVENT_EXTERNAL                0x00000020U /* graph-capture external event; not combinable */
+#define ACL_EVENT_IPC                     0x00000040U /* shared between processes; not combinable */
+
+/* Flags of aclrtRecordEventWithFlag. */
+#define ACL_EVENT_RECORD_DEFAULT  0x0U
+#define ACL_EVENT_RECORD_EXTERNAL 0x01U
+
+/* Flags of aclrtStreamWaitEventWithFlag. */
+#define ACL_EVENT_WAIT_DEFAULT  0x0U
+#define ACL_EVENT_WAIT_EXTERNAL 0x01U
+
+/* Stream creation flags (aclrtCreateStreamWithConfig). */
+#define ACL_STREAM_FAST_LAUNCH     0x00000001U
+#define ACL_STREAM_FAST_SYNC       0x00000002U
+#define ACL_STREAM_PERSISTENT      0x00000004U /* tasks kept for a model, not run on submission */
+#define ACL_STREAM_HUGE            0x00000008U /* larger task queue */
+#define ACL_STREAM_CPU_SCHEDULE    0x00000010U /* reserved */
+#define ACL_STREAM_DEVICE_USE_ONLY 0x00000020U
+
+/* Stream failure modes (aclrtSetStreamFailureMode). */
+#define ACL_CONTINUE_ON_FAILURE 0x00000000U
+#define ACL_STOP_ON_FAILURE     0x00000001U
+
+/* Flags of aclrtHostRegisterV2. */
+#define ACL_HOST_REG_MAPPED   0x2UL        /* give the range a device address */
+#define ACL_HOST_REG_IOMEMORY 0x4UL        /* reserved, not supported */
+#define ACL_HOST_REG_READONLY 0x8UL        /* reserved, not supported */
+#define ACL_HOST_REG_PINNED   0x10000000UL /* page-lock pageable memory */
+
+/* Flag of aclrtMemAllocManaged. */
+#define ACL_RT_MEM_ATTACH_GLOBAL 0x01U
+
+/* Image kinds for the binary load option ACL_RT_BINARY_LOAD_OPT_MAGIC. */
+#define ACL_RT_BINARY_MAGIC_ELF_AICORE      0x43554245U
+#define ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE 0x41415246U
+#define ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE   0x41494343U
+
+/* Buffer sizes of package version strings. */
+#define ACL_PKG_VERSION_MAX_SIZE       128
+#define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
+
+/* Sizes used by the memory error (UCE) reports. */
+#define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
+#define MAX_MEM_UCE_INFO_ARRAY_SIZE 128
+#define UCE_INFO_RESERVED_SIZE      14
+
+/* Results of device capability queries. */
+#define ACL_DEV_FEATURE_SUPPORT     0x00000001
+#define ACL_DEV_FEATURE_NOT_SUPPORT 0x00000000
+
+/* Values of the ACL_DEV_ATTR_HD_CONNECT_TYPE device attribute. */
+#define ACL_HOST_DEVICE_CONNECT_TYPE_PCIE 0
+#define ACL_HOST_DEVICE_CONNECT_TYPE_HCCS 1
+#define ACL_HOST_DEVICE_CONNECT_TYPE_UB   2
+
+/* Size in bytes of an inter-process event handle. */
+#define ACL_IPC_EVENT_HANDLE_SIZE 64
+
+/* ==========================================================================
+ * Handle and callback types
+ * ========================================================================== */
+
+typedef void *aclrtBinary;     /* kernel image description, not yet loaded */
+typedef void *aclrtBinHandle;  /* loaded kernel binary */
+typedef void *aclrtFuncHandle; /* one kernel entry inside a loaded binary */
+typedef void *aclrtArgsHandle; /* kernel argument list under construction */
+typedef void *aclrtParamHandle;/* one parameter inside an argument list */
+
+/* Handles of features outside oacl's current scope. */
+typedef void *aclrtDrvMemHandle;
+typedef void *aclmdlRI;
+typedef void *aclmdlRICondHandle;
+typedef struct tagRtGroupInfo aclrtGroupInfo;
+
+/* Description of a device exception; only handled through pointers. */
+typedef struct rtExceptionInfo aclrtExceptionInfo;
+/* Extension block of aclrtUtilizationInfo; only handled through pointers. */
+typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;
+
+/* Host function run in stream order by aclrtLaunchCallback. */
+typedef void (*aclrtCallback)(void *userData);
+/* Host function run in stream order by aclrtLaunchHostFunc. */
+typedef void (*aclrtHostFunc)(void *args);
+/* Notification of a device exception. */
+typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
+/* Notification of an operator exception, with caller-supplied data. */
+typedef void (*aclrtOpExceptionCallback)(aclrtExceptionInfo *exceptionInfo, void *userData);
+
+/* ==========================================================================
+ * Enumerations
+ * ========================================================================== */
+
+/* Where the calling program runs. */
+typedef enum aclrtRunMode {
+    ACL_DEVICE = 0, /* on the device's own processor */
+    ACL_HOST = 1,   /* on a host with attached devices */
+} aclrtRunMode;
+
+/* Whether later stream tasks wait for a host callback. */
+typedef enum aclrtCallbackBlockType {
+    ACL_CALLBACK_NO_BLOCK = 0, /* the stream continues without waiting */
+    ACL_CALLBACK_BLOCK = 1,    /* the stream resumes after the callback returns */
+} aclrtCallbackBlockType;
+
+/* Direction of a memory copy. */
+typedef enum aclrtMemcpyKind {
+    ACL_MEMCPY_HOST_TO_HOST = 0,
+    ACL_MEMCPY_HOST_TO_DEVICE = 1,
+    ACL_MEMCPY_DEVICE_TO_HOST = 2,
+    ACL_MEMCPY_DEVICE_TO_DEVICE = 3,       /* within one device or across devices */
+    ACL_MEMCPY_DEFAULT = 4,                /* derived from the two pointers */
+    ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE = 5,  /* staged; source reusable at return */
+    ACL_MEMCPY_INNER_DEVICE_TO_DEVICE = 6, /* descriptor-based copies only */
+    ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7, /* descriptor-based copies only */
+} aclrtMemcpyKind;
+
+/* Page policy and modifiers of device allocations. */
+typedef enum aclrtMemMallocPolicy {
+    ACL_MEM_MALLOC_HUGE_FIRST = 0,
+    ACL_MEM_MALLOC_HUGE_ONLY = 1,
+    ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+    ACL_MEM_MALLOC_HUGE_FIRST_P2P = 3,
+    ACL_MEM_MALLOC_HUGE_ONLY_P2P = 4,
+    ACL_MEM_MALLOC_NORMAL_ONLY_P2P = 5,
+    ACL_MEM_MALLOC_HUGE1G_ONLY = 6,
+    ACL_MEM_MALLOC_HUGE1G_ONLY_P2P = 7,
+    ACL_MEM_TYPE_LOW_BAND_WIDTH = 0x0100,
+    ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000,
+    ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000,
+} aclrtMemMallocPolicy;
+
+/* Registration type of aclrtHostRegister. */
+typedef enum {
+    ACL_HOST_REGISTER_MAPPED = 0,
+    ACL_HOST_REGISTER_IOMEMORY = 0x04, /* reserved, not supported */
+    ACL_HOST_REGISTER_READONLY = 0x08, /* reserved, not supported */
+} aclrtHostRegisterType;
+
+/* Result of the deprecated aclrtQueryEvent. */
+typedef enum aclrtEventStatus {
+    ACL_EVENT_STATUS_COMPLETE = 0,
+    ACL_EVENT_STATUS_NOT_READY = 1,
+    ACL_EVENT_STATUS_RESERVED = 2,
+} aclrtEventStatus;
+
+/* Result of aclrtQueryEventStatus (note: encoded opposite to aclrtEventStatus). */
+typedef enum aclrtEventRecordedStatus {
+    ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
+    ACL_EVENT_RECORDED_STATUS_COMPLETE = 1,
+} aclrtEventRecordedStatus;
+
+/* Result of aclrtQueryEventWaitStatus. */
+typedef enum aclrtEventWaitStatus {
+    ACL_EVENT_WAIT_STATUS_COMPLETE = 0,
+    ACL_EVENT_WAIT_STATUS_NOT_READY = 1,
+    ACL_EVENT_WAIT_STATUS_RESERVED = 0xFFFF,
+} aclrtEventWaitStatus;
+
+/* Result of aclrtStreamQuery. */
+typedef enum aclrtStreamStatus {
+    ACL_STREAM_STATUS_COMPLETE = 0,
+    ACL_STREAM_STATUS_NOT_READY = 1,
+    ACL_STREAM_STATUS_RESERVED = 0xFFFF,
+} aclrtStreamStatus;
+
+/* Fields of aclrtStreamConfigHandle set by aclrtSetStreamConfigOpt. */
+typedef enum {
+    ACL_RT_STREAM_WORK_ADDR_PTR = 0, /* void *: work memory for models run on the stream */
+    ACL_RT_STREAM_WORK_SIZE = 1,     /* size_t */
+    ACL_RT_STREAM_FLAG = 2,          /* size_t; reserved, 0 by default */
+    ACL_RT_STREAM_PRIORITY = 3,      /* uint32_t in 0..7, 0 is the highest */
+} aclrtStreamConfigAttr;
+
+/* Attributes of aclrtSetStreamAttribute / aclrtGetStreamAttribute. */
+typedef enum {
+    ACL_STREAM_ATTR_FAILURE_MODE = 1,
+    ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 2,
+    ACL_STREAM_ATTR_USER_CUSTOM_TAG = 3,
+    ACL_STREAM_ATTR_CACHE_OP_INFO = 4,
+    ACL_STREAM_ATTR_PRIORITY = 5,
+} aclrtStreamAttr;
+
+/* Memory kinds of aclrtGetMemInfo. */
+typedef enum aclrtMemAttr {
+    ACL_DDR_MEM = 0,
+    ACL_HBM_MEM = 1,
+    ACL_DDR_MEM_HUGE = 2,
+    ACL_DDR_MEM_NORMAL = 3,
+    ACL_HBM_MEM_HUGE = 4,
+    ACL_HBM_MEM_NORMAL = 5,
+    ACL_DDR_MEM_P2P_HUGE = 6,
+    ACL_DDR_MEM_P2P_NORMAL = 7,
+    ACL_HBM_MEM_P2P_HUGE = 8,
+    ACL_HBM_MEM_P2P_NORMAL = 9,
+    ACL_HBM_MEM_HUGE1G = 10,
+    ACL_HBM_MEM_P2P_HUGE1G = 11,
+    ACL_MEM_NORMAL = 12,
+    ACL_MEM_HUGE = 13,
+    ACL_MEM_HUGE1G = 14,
+    ACL_MEM_P2P_NORMAL = 15,
+    ACL_MEM_P2P_HUGE = 16,
+    ACL_MEM_P2P_HUGE1G = 17,
+} aclrtMemAttr;
+
+/* Kinds of allocation attributes in aclrtMallocConfig. */
+typedef enum {
+    ACL_RT_MEM_ATTR_RSV = 0,
+    ACL_RT_MEM_ATTR_MODULE_ID = 1,
+    ACL_RT_MEM_ATTR_DEVICE_ID = 2,
+    ACL_RT_MEM_ATTR_VA_FLAG = 3,
+} aclrtMallocAttrType;
+
+/* Classification of a pointer by aclrtPointerGetAttributes. */
+typedef enum aclrtMemLocationType {
+    ACL_MEM_LOCATION_TYPE_HOST = 0,         /* host memory from the runtime's allocators */
+    ACL_MEM_LOCATION_TYPE_DEVICE = 1,       /* device memory from the runtime's allocators */
+    ACL_MEM_LOCATION_TYPE_UNREGISTERED = 2, /* memory the runtime does not know */
+    ACL_MEM_LOCATION_TYPE_MANAGED = 3,      /* from aclrtMemAllocManaged */
+    ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4,
+} aclrtMemLocationType;
+
+/* Scope of aclrtGetLastError / aclrtPeekAtLastError. */
+typedef enum aclrtLastErrLevel {
+    ACL_RT_THREAD_LEVEL = 0,
+} aclrtLastErrLevel;
+
+/* Option kinds of the binary loading functions. */
+typedef enum aclrtBinaryLoadOptionType {
+    ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD = 1,
+    ACL_RT_BINARY_LOAD_OPT_LAZY_MAGIC = 2, /* deprecated spelling of ACL_RT_BINARY_LOAD_OPT_MAGIC */
+    ACL_RT_BINARY_LOAD_OPT_MAGIC = 2,
+    ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE = 3,
+} aclrtBinaryLoadOptionType;
+
+/* Compute engine selected by ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE. */
+typedef enum {
+    ACL_RT_ENGINE_TYPE_AIC = 0,
+    ACL_RT_ENGINE_TYPE_AIV = 1,
+} aclrtEngineType;
+
+/* Attribute ids of a kernel launch configuration. */
+typedef enum aclrtLaunchKernelAttrId {
+    ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE = 1,
+    ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE
+        ACL_DEPRECATED_MESSAGE("use ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE instead") = 2,
+    ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE = 2,
+    ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE = 3,
+    ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET = 4,
+    ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH = 5,
+    ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP = 6,
+    ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT = 7,
+    ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US = 8, /* excludes ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT */
+    ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING = 9,
+} aclrtLaunchKernelAttrId;
+
+/* Fault classes reported by aclrtGetErrorVerbose. */
+typedef enum {
+    ACL_RT_NO_ERROR = 0,
+    ACL_RT_ERROR_MEMORY = 1,
+    ACL_RT_ERROR_L2 = 2,
+    ACL_RT_ERROR_AICORE = 3,
+    ACL_RT_ERROR_LINK = 4,
+    ACL_RT_ERROR_L3_PORT = 5,
+    ACL_RT_ERROR_OTHERS = 0xFFFF,
+} aclrtErrorType;
+
+/* Detail of an ACL_RT_ERROR_AICORE fault. */
+typedef enum aclrtAicoreErrorType {
+    ACL_RT_AICORE_ERROR_UNKNOWN = 0,
+    ACL_RT_AICORE_ERROR_SW = 1,
+    ACL_RT_AICORE_ERROR_HW_LOCAL = 2,
+} aclrtAicoreErrorType;
+
+/* Software packages known to the deprecated aclsysGetCANNVersion. */
+typedef enum aclCANNPackageName {
+    ACL_PKG_NAME_CANN = 0,
+    ACL_PKG_NAME_RUNTIME = 1,
+    ACL_PKG_NAME_COMPILER = 2,
+    ACL_PKG_NAME_HCCL = 3,
+    ACL_PKG_NAME_TOOLKIT = 4,
+    ACL_PKG_NAME_OPP = 5,
+    ACL_PKG_NAME_OPP_KERNEL = 6,
+    ACL_PKG_NAME_DRIVER = 7,
+} aclCANNPackageName;
+
+/* Device attributes of aclrtGetDeviceInfo; every value is an int64_t. */
+typedef enum {
+    ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
+    ACL_DEV_ATTR_AICORE_CORE_NUM = 101,
+    ACL_DEV_ATTR_CUBE_CORE_NUM = 102,
+    ACL_DEV_ATTR_VECTOR_CORE_NUM = 201,
+    ACL_DEV_ATTR_WARP_SIZE = 202,                 /* 0 where SIMT is absent */
+    ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE = 203, /* 0 where SIMT is absent */
+    ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE = 204, /* deprecated spelling of ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE */
+    ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE = 204,
+    ACL_DEV_ATTR_MAX_GRID_DIM_X = 205,
+    ACL_DEV_ATTR_MAX_GRID_DIM_Y = 206,
+    ACL_DEV_ATTR_MAX_GRID_DIM_Z = 207,
+    ACL_DEV_ATTR_MAX_BLOCK_PER_GRID = 208,
+    ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK = 209,
+    ACL_DEV_ATTR_MAX_BLOCK_DIM_X = 210,
+    ACL_DEV_ATTR_MAX_BLOCK_DIM_Y = 211,
+    ACL_DEV_ATTR_MAX_BLOCK_DIM_Z = 212,
+    ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE = 301,
+    ACL_DEV_ATTR_L2_CACHE_SIZE = 302,
+    ACL_DEV_ATTR_SMP_ID = 401,
+    ACL_DEV_ATTR_PHY_CHIP_ID = 402,
+    ACL_DEV_ATTR_SUPER_POD_DEVIDE_ID = 403, /* deprecated misspelling of ACL_DEV_ATTR_SUPER_POD_DEVICE_ID */
+    ACL_DEV_ATTR_SUPER_POD_DEVICE_ID = 403,
+    ACL_DEV_ATTR_SUPER_POD_SERVER_ID = 404,
+    ACL_DEV_ATTR_SUPER_POD_ID = 405,
+    ACL_DEV_ATTR_CUST_OP_PRIVILEGE = 406,
+    ACL_DEV_ATTR_MAINBOARD_ID = 407,
+    ACL_DEV_ATTR_HD_CONNECT_TYPE = 408,     /* one of ACL_HOST_DEVICE_CONNECT_TYPE_* */
+    ACL_DEV_ATTR_DEVICE_FORM_FACTOR = 409,
+    ACL_DEV_ATTR_IS_VIRTUAL = 501,          /* 1 for a virtualized device instance */
+    ACL_DEV_ATTR_NPU_ARCH = 601,
+} aclrtDevAttr;
+
+/* ==========================================================================
+ * Structures and unions
+ * ========================================================================== */
+
+/* ---- allocation configuration ---- */
+
+/* Value of one allocation attribute; the member follows the attribute kind. */
+typedef union {
+    uint16_t moduleId; /* ACL_RT_MEM_ATTR_MODULE_ID: owner tag (33 denotes the application) */
+    uint32_t deviceId; /* ACL_RT_MEM_ATTR_DEVICE_ID: must be the current device */
+    uint32_t vaFlag;   /* ACL_RT_MEM_ATTR_VA_FLAG: host allocations; 1 = same address on device */
+    uint8_t rsv[8];
+} aclrtMallocAttrValue;
+
+typedef struct {
+    aclrtMallocAttrType attr;
+    aclrtMallocAttrValue value;
+} aclrtMallocAttribute;
+
+typedef struct {
+    aclrtMallocAttribute *attrs; /* numAttrs entries */
+    size_t numAttrs;
+} aclrtMallocConfig;
+
+/* ---- pointer attributes ---- */
+
+typedef struct aclrtMemLocation {
+    uint32_t id; /* device (or NUMA node) id; unused for host memory */
+    aclrtMemLocationType type;
+} aclrtMemLocation;
+
+typedef struct aclrtPtrAttributes {
+    aclrtMemLocation location;
+    uint32_t pageSize; /* bytes per page backing the allocation */
+    uint32_t rsv[4];   /* reserved, zero */
+} aclrtPtrAttributes;
+
+/* ---- stream configuration ---- */
+
+/* Public configuration record filled with aclrtSetStreamConfigOpt. */
+typedef struct aclrtStreamConfigHandle {
+    void *workptr;
+    size_t workSize;
+    size_t flag;
+    uint32_t priority;
+} aclrtStreamConfigHandle;
+
+/* Value of a stream attribute; the member follows the attribute id. */
+typedef union {
+    uint64_t failureMode;       /* ACL_STREAM_ATTR_FAILURE_MODE: 0 continue, 1 stop */
+    uint32_t overflowSwitch;    /* ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK: 0 or 1 */
+    uint32_t userCustomTag;     /* ACL_STREAM_ATTR_USER_CUSTOM_TAG */
+    uint32_t cacheOpInfoSwitch; /* ACL_STREAM_ATTR_CACHE_OP_INFO: 0 or 1 */
+    uint32_t streamPriority;    /* ACL_STREAM_ATTR_PRIORITY: 0..7 */
+    uint32_t reserve[4];
+} aclrtStreamAttrValue;
+
+/* ---- binary loading options ---- */
+
+typedef union aclrtBinaryLoadOptionValue {
+    uint32_t isLazyLoad;   /* 0 load immediately (default), 1 defer to first lookup */
+    uint32_t magic;        /* an ACL_RT_BINARY_MAGIC_ELF_* value; in-memory images only */
+    int32_t cpuKernelMode; /* AI CPU kernels: 0 or 1 from a file, 2 from memory */
+    uint32_t rsv[4];
+} aclrtBinaryLoadOptionValue;
+
+typedef struct {
+    aclrtBinaryLoadOptionType type;
+    aclrtBinaryLoadOptionValue value;
+} aclrtBinaryLoadOption;
+
+typedef struct aclrtBinaryLoadOptions {
+    aclrtBinaryLoadOption *options; /* numOpt entries */
+    size_t numOpt;
+} aclrtBinaryLoadOptions;
+
+/* ---- kernel launch configuration ---- */
+
+/* A microsecond count split into two 32-bit halves. */
+typedef struct {
+    uint32_t timeoutLow;
+    uint32_t timeoutHigh;
+} aclrtTimeoutUs;
+
+/* Value of a launch attribute; the member follows the attribute id. */
+typedef union aclrtLaunchKernelAttrValue {
+    uint8_t schemMode; /* SCHEM_MODE: 0 normal, 1 all blocks scheduled together */
+    ACL_DEPRECATED_MESSAGE("use dynUBufSize instead")
+    uint32_t localMemorySize;    /* old name of dynUBufSize */
+    uint32_t dynUBufSize;        /* DYN_UBUF_SIZE: dynamic unified-buffer bytes */
+    aclrtEngineType engineType;  /* ENGINE_TYPE */
+    uint32_t blockDimOffset;     /* BLOCKDIM_OFFSET */
+    uint8_t isBlockTaskPrefetch; /* BLOCK_TASK_PREFETCH: 0 or 1 */
+    uint8_t isDataDump;          /* DATA_DUMP: 0 or 1 */
+    uint16_t timeout;            /* TIMEOUT: seconds, 0 means no limit */
+    aclrtTimeoutUs timeoutUs;    /* TIMEOUT_US: microseconds, 0 means no limit */
+    uint8_t enableProfiling;     /* ENABLE_PROFILING: 0 or 1 */
+    uint32_t rsv[4];
+} aclrtLaunchKernelAttrValue;
+
+typedef struct aclrtLaunchKernelAttr {
+    aclrtLaunchKernelAttrId id;
+    aclrtLaunchKernelAttrValue value;
+} aclrtLaunchKernelAttr;
+
+typedef struct aclrtLaunchKernelCfg {
+    aclrtLaunchKernelAttr *attrs; /* numAttrs entries */
+    size_t numAttrs;
+} aclrtLaunchKernelCfg;
+
+/* Pointer patch inside a host argument blob: the 8-byte slot at addrOffset
+ * receives the device address of the data at dataOffset. */
+typedef struct {
+    uint32_t addrOffset;
+    uint32_t dataOffset;
+} aclrtPlaceHolderInfo;
+
+/* ---- launch geometry ---- */
+
+#ifndef __BISHENG_CCEC__
+/* Three-dimensional extent; every component defaults to 1 in C++. */
+typedef struct dim3 {
+    uint32_t x;
+    uint32_t y;
+    uint32_t z;
+#ifdef __cplusplus
+#if __cplusplus >= 201103L
+    constexpr
+#endif
+    dim3(uint32_t vx = 1, uint32_t vy = 1, uint32_t vz = 1) : x(vx), y(vy), z(vz) {}
+#endif
+} dim3;
+#endif
+
+/* ---- error details ---- */
+
+/* One device memory range hit by an uncorrectable error. */
+typedef struct aclrtMemUceInfo {
+    void *addr;
+    size_t len;
+    size_t reserved[UCE_INFO_RESERVED_SIZE];
+} aclrtMemUceInfo;
+
+typedef struct {
+    size_t arraySize; /* number of valid entries */
+    aclrtMemUceInfo memUceInfoArray[ACL_RT_MEM_UCE_INFO_MAX_NUM];
+} aclrtMemUceInfoArray;
+
+typedef union aclrtErrorInfoDetail {
+    aclrtMemUceInfoArray uceInfo;
+    aclrtAicoreErrorType aicoreErrType;
+} aclrtErrorInfoDetail;
+
+/* Fault report of aclrtGetErrorVerbose. */
+typedef struct aclrtErrorInfo {
+    uint8_t tryRepair; /* 1: a repair attempt is advised */
+    uint8_t hasDetail; /* 1: detail is filled in */
+    uint8_t reserved[2];
+    aclrtErrorType errorType;
+    aclrtErrorInfoDetail detail;
+} aclrtErrorInfo;
+
+/* ---- versions and utilization ---- */
+
+/* Version strings of a software package (deprecated aclsysGetCANNVersion). */
+typedef struct aclCANNPackageVersion {
+    char version[ACL_PKG_VERSION_MAX_SIZE];
+    char majorVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+    char minorVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+    char releaseVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+    char patchVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+    char reserved[ACL_PKG_VERSION_MAX_SIZE];
+} aclCANNPackageVersion;
+
+/* Device utilization figures, in percent. */
+typedef struct aclrtUtilizationInfo {
+    int32_t cubeUtilization;
+    int32_t vectorUtilization;
+    int32_t aicpuUtilization;
+    int32_t memoryUtilization;
+    aclrtUtilizationExtendInfo *utilizationExtend; /* reserved */
+} aclrtUtilizationInfo;
+
+/* ==========================================================================
+ * Functions
+ * ========================================================================== */
+
+/* ---- Initialization, version, error message ---------------------------- */
+
+/* Initializes the library, optionally reading a JSON configuration file. */
+ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);
+
+/* Tears the library down regardless of how often aclInit was called. */
+ACL_FUNC_VISIBILITY aclError aclFinalize(void);
+
+/* Drops one aclInit reference and tears down when none is left. */
+ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t *refCount);
+
+/* Writes the version string of the named software package. */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
+
+/* Writes the version of the named software package as one integer. */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum);
+
+/* Reports the API version triple; superseded by the aclsys version queries. */
+ACL_FUNC_VISIBILITY ACL_DEPRECATED_MESSAGE("use aclsysGetVersionStr or aclsysGetVersionNum instead")
+aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion);
+
+/* Returns, and then forgets, the text describing recent failures. */
+ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+
+/* ---- Device management ---------------------------------------------------- */
+
+/* Makes the device's default context current on the calling thread. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
+
+/* Undoes one aclrtSetDevice; the last one releases the device's resources. */
+ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
+
+/* Releases the device's resources at once, whatever the set count. */
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
+
+/* Reports the device of the calling thread's current context. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
+
+/* Reports how many devices are visible. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
+
+/* Reports whether the program runs on a host or on the device itself. */
+ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
+
+/* ---- Context management --------------------------------------------------- */
+
+/* ---- Stream management ---------------------------------------------------- */
+
+/* Creates a stream in the current context with default settings. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
+
+/* Waits for the stream's queued work, then destroys the stream. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
+
+/* Destroys the stream, discarding work that has not started yet. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
+
+/* Blocks until all work submitted so far to the stream has finished. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
+
+/* ---- Event management ----------------------------------------------------- */
+
+/* ---- Memory management ---------------------------------------------------- */
+
+/* Allocates page-locked host memory. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
+
+/* Frees memory obtained from aclrtMallocHost. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
+
+/* Maps a host range for device access and returns its device address. */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type,
+                                               void **devPtr);
+
+/* Registers a host range for mapping and/or page locking, per ACL_HOST_REG_* flags. */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
+
+/* Looks up the device address of a mapped host pointer. */
+ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag);
+
+/* Removes the registration whose base address is ptr. */
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
+
+/* ---- Kernel loading and execution ----------------------------------------- */
+
+/* Loads a kernel binary from a file for the current context's device. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
+                                                     aclrtBinHandle *binHandle);
+
+/* Finds a kernel entry of a loaded binary by name. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
+                                                    aclrtFuncHandle *funcHandle);
+
+/* Unloads a binary; its function handles become invalid. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
+
+/* Starts the calling thread's argument list for a kernel. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHandle);
+
+/* Copies one parameter value to the end of an argument list. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
+                                                   aclrtParamHandle *paramHandle);
+
+/* Marks an argument list as complete and ready for launching. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
+
+/* Queues a kernel launch that takes its arguments from an argument list. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                         aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+                                                         aclrtArgsHandle argsHandle, void *reserve);
+
+/* Queues a kernel launch whose argument blob already lies in device memory. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                               const void *argsData, size_t argsSize, aclrtStream stream);
+
+/* ---- Host callbacks ------------------------------------------------------- */
+
+/* ---- Error query ---------------------------------------------------------- */
+
+/* Returns the calling thread's last runtime error and clears it. */
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
+
+/* Returns the calling thread's last runtime error and keeps it. */
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACL_ACL_RT_H */

@@ -1,0 +1,29 @@
+/*
+ * Compiled (never linked) by the header tests to confirm that deprecated
+ * API items carry a deprecation attribute: each variant must make the
+ * compiler print a "deprecated" diagnostic naming the item.
+ */
+#include <acl/acl.h>
+
+#if defined(USE_GET_VERSION)
+aclError use(void);
+aclError use(void)
+{
+    int32_t major, minor, patch;
+    return aclrtGetVersion(&major, &minor, &patch);
+}
+#elif defined(USE_LOCAL_MEMORY_ID)
+int use(void);
+int use(void)
+{
+    return (int)ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE;
+}
+#elif defined(USE_LOCAL_MEMORY_MEMBER)
+uint32_t use(aclrtLaunchKernelAttrValue *v);
+uint32_t use(aclrtLaunchKernelAttrValue *v)
+{
+    return v->localMemorySize;
+}
+#else
+#error "select a variant"
+#endif
