@@ -1,0 +1,58 @@
+/*
+ * The address registry: every address range the runtime knows about, so
+ * that any pointer handed to the API can be classified and checked in
+ * O(log n). Two spaces, each a set of non-overlapping ranges:
+ *  - OACL_SPACE_ALLOC: memory the runtime owns or created — pinned host
+ *    allocations and the device-side aliases of mapped host memory (device
+ *    memory will join them);
+ *  - OACL_SPACE_HOSTREG: host ranges registered with aclrtHostRegister(V2),
+ *    whoever allocated them.
+ * Readers take a shared lock; compound updates hold the exclusive lock
+ * across their checks and inserts.
+ */
+#ifndef OACL_COMMON_ADDR_REGISTRY_H
+#define OACL_COMMON_ADDR_REGISTRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum oacl_space { OACL_SPACE_ALLOC = 0, OACL_SPACE_HOSTREG = 1 };
+
+enum oacl_mem_kind {
+    OACL_MEM_HOST_PINNED = 1,   /* aclrtMallocHost */
+    OACL_MEM_DEVICE_ALIAS = 2,  /* device address of a mapped host range */
+    OACL_MEM_HOST_REGISTERED = 3,
+};
+
+/* One range. The registry stores pointers to records that their creator
+ * allocates and frees (after removing them). */
+struct oacl_mem_record {
+    uintptr_t base;
+    size_t size;                 /* registered length (whole pages where relevant) */
+    size_t user_size;            /* length the caller asked for */
+    enum oacl_mem_kind kind;
+    int32_t device;
+    uint32_t flags;              /* ACL_HOST_REG_* for registrations */
+    bool locked;                 /* pages locked by the runtime */
+    struct oacl_mem_record *peer;/* registration <-> its device alias */
+    void *dev_ptr;               /* registrations: device address (mapped only) */
+    int map_kind;                /* registrations: enum oacl_map_kind */
+};
+
+void oacl_registry_rdlock(void);
+void oacl_registry_wrlock(void);
+void oacl_registry_unlock(void);
+
+/* The following require the lock (shared for lookups, exclusive for
+ * insert/remove). */
+int oacl_registry_insert_locked(enum oacl_space sp, struct oacl_mem_record *r);
+struct oacl_mem_record *oacl_registry_find_locked(enum oacl_space sp, uintptr_t addr);
+struct oacl_mem_record *oacl_registry_overlap_locked(enum oacl_space sp, uintptr_t base, size_t len);
+struct oacl_mem_record *oacl_registry_remove_locked(enum oacl_space sp, uintptr_t base);
+size_t oacl_registry_count_locked(enum oacl_space sp);
+
+/* Convenience: copy of the record containing addr (shared lock taken). */
+bool oacl_registry_lookup(enum oacl_space sp, uintptr_t addr, struct oacl_mem_record *out);
+
+#endif /* OACL_COMMON_ADDR_REGISTRY_H */

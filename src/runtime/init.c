@@ -1,0 +1,327 @@
+/*
+ * Process initialisation (aclInit / aclFinalize), the simulator's
+ * configuration and version queries.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/json.h"
+#include "common/log.h"
+#include "device/cpu/soc_profile.h"
+#include "runtime/runtime.h"
+
+#define MAX_DEVICES 64
+#define CONFIG_MAX_BYTES (1u << 20)
+
+/* ---- configuration ----------------------------------------------------------- */
+
+static struct oacl_config g_config;
+static pthread_once_t g_config_once = PTHREAD_ONCE_INIT;
+
+static void config_load(void)
+{
+    g_config.device_count = 8;
+    g_config.default_device = -1;
+    const char *n = getenv("OACL_DEVICE_COUNT");
+    if (n && *n) {
+        char *end;
+        unsigned long v = strtoul(n, &end, 10);
+        if (*end == '\0' && v <= MAX_DEVICES)
+            g_config.device_count = (uint32_t)v;
+        else
+            OACL_WARN("OACL_DEVICE_COUNT='%s' is not a number in 0..%d; using 8 devices", n, MAX_DEVICES);
+    }
+    const char *soc = getenv("OACL_SOC");
+    if (!soc || !*soc)
+        soc = OACL_DEFAULT_SOC;
+    snprintf(g_config.soc_request, sizeof(g_config.soc_request), "%s", soc);
+    g_config.soc = oacl_soc_find(soc);
+    if (!g_config.soc)
+        OACL_ERROR("OACL_SOC='%s' names no known SoC profile; the simulated devices are unavailable", soc);
+}
+
+const struct oacl_config *oacl_config(void)
+{
+    pthread_once(&g_config_once, config_load);
+    return &g_config;
+}
+
+void oacl_config_set_default_device(int32_t dev)
+{
+    oacl_config();
+    __atomic_store_n(&g_config.default_device, dev, __ATOMIC_RELEASE);
+}
+
+/* ---- version ------------------------------------------------------------------ */
+
+static char g_version[ACL_PKG_VERSION_MAX_SIZE];
+static pthread_once_t g_version_once = PTHREAD_ONCE_INIT;
+
+/* The installation's share/info/runtime/version.info, found from the
+ * library's own location (<prefix>/lib64/libacl_rt.so). */
+static void version_load(void)
+{
+    snprintf(g_version, sizeof(g_version), "%s", OACL_VERSION_STRING);
+    Dl_info info;
+    if (!dladdr((void *)version_load, &info) || !info.dli_fname)
+        return;
+    char path[PATH_MAX];
+    snprintf(path, sizeof(path), "%s", info.dli_fname);
+    char *slash = strrchr(path, '/');
+    if (!slash)
+        return;
+    *slash = '\0';
+    size_t used = strlen(path);
+    if (used + sizeof("/../share/info/runtime/version.info") > sizeof(path))
+        return;
+    strcat(path, "/../share/info/runtime/version.info");
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return;
+    char line[256];
+    while (fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "Version=", 8) == 0) {
+            char *v = line + 8;
+            v[strcspn(v, "\r\n")] = '\0';
+            if (*v)
+                snprintf(g_version, sizeof(g_version), "%s", v);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+const char *oacl_version_string(void)
+{
+    pthread_once(&g_version_once, version_load);
+    return g_version;
+}
+
+static bool known_package(const char *name)
+{
+    /* oacl is both the runtime and the whole toolkit. */
+    static const char *const names[] = {"runtime", "cann", "toolkit", "cann-toolkit", "cann_toolkit"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
+OACL_API aclError aclsysGetVersionStr(char *pkgName, char *versionStr)
+{
+    if (!pkgName || !versionStr)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", pkgName ? "versionStr" : "pkgName");
+    if (!known_package(pkgName))
+        return oacl_fail(ACL_ERROR_INVALID_FILE, __func__, "unknown package '%s' (known: runtime, cann)", pkgName);
+    snprintf(versionStr, ACL_PKG_VERSION_MAX_SIZE, "%s", oacl_version_string());
+    return ACL_SUCCESS;
+}
+
+/* X.Y.Z[-alpha|beta|rc.N] -> X*10^7 + Y*10^5 + Z*10^3 (+ pre-release). */
+static bool version_number(const char *v, int32_t *out)
+{
+    char *end;
+    long part[3];
+    const char *s = v;
+    for (int i = 0; i < 3; i++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        errno = 0;
+        part[i] = strtol(s, &end, 10);
+        if (errno || part[i] > 99 || (i == 0 && part[i] > 200))
+            return false;
+        s = end;
+        if (i < 2) {
+            if (*s != '.')
+                return false;
+            s++;
+        }
+    }
+    long num = part[0] * 10000000L + part[1] * 100000L + part[2] * 1000L;
+    if (*s == '-') {
+        s++;
+        long base;
+        if (strncmp(s, "alpha.", 6) == 0)
+            base = -300, s += 6;
+        else if (strncmp(s, "beta.", 5) == 0)
+            base = -200, s += 5;
+        else if (strncmp(s, "rc.", 3) == 0)
+            base = -100, s += 3;
+        else
+            return false;
+        if (*s < '0' || *s > '9')
+            return false;
+        long n = strtol(s, &end, 10);
+        if (n > 99)
+            return false;
+        s = end;
+        num += base + n;
+    }
+    if (*s != '\0')
+        return false;
+    *out = (int32_t)num;
+    return true;
+}
+
+OACL_API aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum)
+{
+    if (!pkgName || !versionNum)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", pkgName ? "versionNum" : "pkgName");
+    if (!known_package(pkgName))
+        return oacl_fail(ACL_ERROR_INVALID_FILE, __func__, "unknown package '%s' (known: runtime, cann)", pkgName);
+    const char *v = oacl_version_string();
+    if (!version_number(v, versionNum))
+        return oacl_fail(ACL_ERROR_INTERNAL_ERROR, __func__, "version string '%s' does not parse as X.Y.Z", v);
+    return ACL_SUCCESS;
+}
+
+OACL_API aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion)
+{
+    if (!majorVersion || !minorVersion || !patchVersion)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL",
+                         !majorVersion ? "majorVersion" : !minorVersion ? "minorVersion" : "patchVersion");
+    *majorVersion = ACL_MAJOR_VERSION;
+    *minorVersion = ACL_MINOR_VERSION;
+    *patchVersion = ACL_PATCH_VERSION;
+    return ACL_SUCCESS;
+}
+
+/* ---- aclInit / aclFinalize ------------------------------------------------------- */
+
+enum init_state { NEVER_INITIALIZED, INITIALIZED, FINALIZED };
+
+static pthread_mutex_t g_init_lock = PTHREAD_MUTEX_INITIALIZER;
+static enum init_state g_state = NEVER_INITIALIZED;
+static uint64_t g_refcount;
+
+/* Applies the configuration keys that have a visible effect. */
+static aclError apply_config(const struct oacl_json *root, const char *path)
+{
+    bool global_msgs = false;
+    int32_t default_device = -1;
+    const struct oacl_json *v = oacl_json_get(root, "err_msg_mode");
+    if (v) {
+        if (v->type != OACL_JSON_STRING || (strcmp(v->str, "0") != 0 && strcmp(v->str, "1") != 0))
+            return oacl_fail(ACL_ERROR_INVALID_PARAM, "aclInit", "%s: err_msg_mode must be \"0\" or \"1\"", path);
+        global_msgs = v->str[0] == '1';
+    }
+    const struct oacl_json *dd = oacl_json_get(root, "defaultDevice");
+    if (dd) {
+        const struct oacl_json *id = oacl_json_get(dd, "default_device");
+        char *end = NULL;
+        long n = -1;
+        if (id && id->type == OACL_JSON_STRING && id->str[0])
+            n = strtol(id->str, &end, 10);
+        if (!id || id->type != OACL_JSON_STRING || !end || *end || n < 0 ||
+            n >= (long)oacl_config()->device_count)
+            return oacl_fail(ACL_ERROR_INVALID_PARAM, "aclInit",
+                             "%s: defaultDevice.default_device must be a device id string in \"0\"..\"%u\"", path,
+                             oacl_config()->device_count ? oacl_config()->device_count - 1 : 0);
+        default_device = (int32_t)n;
+    }
+    oacl_errmsg_set_global(global_msgs);
+    oacl_config_set_default_device(default_device);
+    return ACL_SUCCESS;
+}
+
+static aclError load_config(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return oacl_fail(ACL_ERROR_INVALID_FILE, "aclInit", "cannot read configuration file '%s': %s", path,
+                         strerror(errno));
+    char *text = malloc(CONFIG_MAX_BYTES + 1);
+    if (!text) {
+        fclose(f);
+        return oacl_fail(ACL_ERROR_BAD_ALLOC, "aclInit", "out of memory");
+    }
+    size_t len = fread(text, 1, CONFIG_MAX_BYTES + 1, f);
+    bool read_error = ferror(f);
+    fclose(f);
+    if (read_error) {
+        free(text);
+        return oacl_fail(ACL_ERROR_INVALID_FILE, "aclInit", "cannot read configuration file '%s'", path);
+    }
+    if (len > CONFIG_MAX_BYTES) {
+        free(text);
+        return oacl_fail(ACL_ERROR_INVALID_FILE_SIZE, "aclInit", "configuration file '%s' exceeds %u bytes", path,
+                         CONFIG_MAX_BYTES);
+    }
+    const char *err;
+    size_t at;
+    struct oacl_json *root = oacl_json_parse(text, len, &err, &at);
+    free(text);
+    if (err)
+        return oacl_fail(ACL_ERROR_PARSE_FILE, "aclInit", "configuration file '%s' is not valid JSON: %s at byte %zu",
+                         path, err, at);
+    aclError rc = ACL_SUCCESS;
+    if (root && root->type != OACL_JSON_OBJECT)
+        rc = oacl_fail(ACL_ERROR_PARSE_FILE, "aclInit", "configuration file '%s' must hold a JSON object", path);
+    else
+        rc = apply_config(root, path);
+    oacl_json_free(root);
+    return rc;
+}
+
+OACL_API aclError aclInit(const char *configPath)
+{
+    pthread_mutex_lock(&g_init_lock);
+    if (g_refcount > 0) {
+        g_refcount++;
+        pthread_mutex_unlock(&g_init_lock);
+        return oacl_fail(ACL_ERROR_REPEAT_INITIALIZE, __func__,
+                         "already initialized; the first configuration stays in effect");
+    }
+    aclError rc = ACL_SUCCESS;
+    if (configPath && configPath[0])
+        rc = load_config(configPath);
+    else
+        oacl_errmsg_set_global(false);
+    if (rc == ACL_SUCCESS) {
+        g_refcount = 1;
+        g_state = INITIALIZED;
+    }
+    pthread_mutex_unlock(&g_init_lock);
+    return rc;
+}
+
+static void finalize_locked(void)
+{
+    g_refcount = 0;
+    g_state = FINALIZED;
+    oacl_config_set_default_device(-1);
+}
+
+OACL_API aclError aclFinalize(void)
+{
+    pthread_mutex_lock(&g_init_lock);
+    if (g_state == FINALIZED && g_refcount == 0) {
+        pthread_mutex_unlock(&g_init_lock);
+        return oacl_fail(ACL_ERROR_REPEAT_FINALIZE, __func__, "already finalized; call aclInit first");
+    }
+    finalize_locked();
+    pthread_mutex_unlock(&g_init_lock);
+    return ACL_SUCCESS;
+}
+
+OACL_API aclError aclFinalizeReference(uint64_t *refCount)
+{
+    pthread_mutex_lock(&g_init_lock);
+    if (g_refcount == 0) {
+        pthread_mutex_unlock(&g_init_lock);
+        if (refCount)
+            *refCount = 0;
+        return oacl_fail(ACL_ERROR_REPEAT_FINALIZE, __func__, "not initialized");
+    }
+    if (--g_refcount == 0)
+        finalize_locked();
+    uint64_t left = g_refcount;
+    pthread_mutex_unlock(&g_init_lock);
+    if (refCount)
+        *refCount = left;
+    return ACL_SUCCESS;
+}
