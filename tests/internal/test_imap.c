@@ -815,34 +815,45 @@ static void test_scale(void **state)
     assert_not_found(&m, 0);
     assert_not_found(&m, TOP);
 
-    /* Timing: the same 300,000 hits in random order, so consecutive lookups
-     * share no path beyond the top levels. Reported, never asserted. */
+    /* Timing, reported and never asserted: 300,000 hits walked in address
+     * order (neighbouring lookups share most of their path, the common
+     * case), then the same hits shuffled so that successive lookups share
+     * nothing below the top levels (the worst case for the caches). */
     for (uint32_t i = 0; i < SCALE_N; i++) {
         probe[3 * i] = start[i];
         probe[3 * i + 1] = start[i] + len[i] / 2;
         probe[3 * i + 2] = start[i] + len[i] - 1;
     }
-    for (size_t i = 3 * SCALE_N; i > 1; i--) {
-        size_t j = (size_t)rng_below(&rng, i);
-        uintptr_t t = probe[i - 1];
-        probe[i - 1] = probe[j];
-        probe[j] = t;
-    }
-    size_t hits = 0;
-    uintptr_t sum = 0;
-    struct oacl_imap_entry e;
-    double t0 = now_ns();
-    for (size_t i = 0; i < 3 * SCALE_N; i++) {
-        if (oacl_imap_find(&m, probe[i], &e)) {
-            hits++;
-            sum += e.start;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            for (size_t i = 3 * SCALE_N; i > 1; i--) {
+                size_t j = (size_t)rng_below(&rng, i);
+                uintptr_t t = probe[i - 1];
+                probe[i - 1] = probe[j];
+                probe[j] = t;
+            }
         }
+        double best = 0;
+        for (int rep = 0; rep < 3; rep++) { /* best of 3 damps noise from other work */
+            size_t hits = 0;
+            uintptr_t sum = 0;
+            struct oacl_imap_entry e;
+            double t0 = now_ns();
+            for (size_t i = 0; i < 3 * SCALE_N; i++) {
+                if (oacl_imap_find(&m, probe[i], &e)) {
+                    hits++;
+                    sum += e.start;
+                }
+            }
+            double t = (now_ns() - t0) / (3.0 * SCALE_N);
+            assert_int_equal(hits, 3 * SCALE_N);
+            assert_true(sum != 0);
+            if (rep == 0 || t < best)
+                best = t;
+        }
+        printf("[ imap     ] %d ranges: %.1f ns per find, %s order (best of 3 x %d finds)\n",
+               SCALE_N, best, pass ? "random" : "address", 3 * SCALE_N);
     }
-    double t1 = now_ns();
-    assert_int_equal(hits, 3 * SCALE_N);
-    assert_true(sum != 0);
-    printf("[ imap     ] %d ranges: %.1f ns per find (random order, %d finds)\n", SCALE_N,
-           (t1 - t0) / (3.0 * SCALE_N), 3 * SCALE_N);
 
     /* Remove everything in another random order. */
     shuffle(order, SCALE_N, &rng);
