@@ -63,4 +63,12 @@ static inline size_t oacl_imap_count(const struct oacl_imap *m) { return m->coun
 int oacl_imap_foreach(const struct oacl_imap *m,
                       int (*fn)(const struct oacl_imap_entry *e, void *arg), void *arg);
 
+/*
+ * For tests only: verifies the tree's invariants (ordering, disjoint
+ * non-wrapping ranges, balance, cached heights, count). Returns 0 when the
+ * map is consistent, a negative code naming the first violation otherwise.
+ * O(n); not for use on any runtime path.
+ */
+int oacl_imap_check(const struct oacl_imap *m);
+
 #endif /* OACL_COMMON_IMAP_H */
