@@ -90,9 +90,10 @@ struct oacl_backend_ops {
     void (*module_put)(struct oacl_module *m);
 
     int (*queue_create)(struct oacl_bdev *dev, struct oacl_queue **out, char *err);
-    /* Destroys q after its work is done; with force, tasks that have not
-       started are discarded first (a running task finishes). */
-    void (*queue_destroy)(struct oacl_queue *q, bool force);
+    /* Drops every task of q that has not started (a running one finishes). */
+    void (*queue_discard)(struct oacl_queue *q);
+    /* Waits for q's remaining work and frees it. */
+    void (*queue_destroy)(struct oacl_queue *q);
     /* Enqueues a kernel; returns once it is queued. */
     int (*queue_launch)(struct oacl_queue *q, const struct oacl_launch *l, char *err);
     /*

@@ -87,8 +87,9 @@ static void version_load(void)
         if (strncmp(line, "Version=", 8) == 0) {
             char *v = line + 8;
             v[strcspn(v, "\r\n")] = '\0';
-            if (*v)
-                snprintf(g_version, sizeof(g_version), "%s", v);
+            size_t n = strlen(v);
+            if (n && n < sizeof(g_version))
+                memcpy(g_version, v, n + 1);
             break;
         }
     }

@@ -120,8 +120,9 @@ aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t 
  */
 aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, bool for_enqueue,
                              struct oacl_stream **out, const char *fn);
-/* Waits (or, with force, discards pending work), unlinks and retires. */
-void oacl_stream_teardown(struct oacl_stream *s, bool force);
+/* Retires the handle, unlinks, then waits for (or, with force, discards)
+ * pending work. False if another teardown got there first. */
+bool oacl_stream_teardown(struct oacl_stream *s, bool force);
 /* Waits for the stream and turns a task failure into the return code. */
 aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char *fn);
 

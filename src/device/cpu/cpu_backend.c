@@ -79,11 +79,9 @@ static int cpu_queue_create(struct oacl_bdev *dev, struct oacl_queue **out, char
     return ACL_SUCCESS;
 }
 
-static void cpu_queue_destroy(struct oacl_queue *q, bool force)
+static void cpu_queue_destroy(struct oacl_queue *q)
 {
     struct queue_link *l = (struct queue_link *)q;
-    if (force)
-        oacl_exec_discard_pending(q);
     oacl_exec_wait(q, oacl_exec_submitted(q), -1);
     pthread_mutex_lock(&g_queues_lock);
     if (l->prev)
@@ -166,6 +164,7 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .module_ref = oacl_cpu_module_ref,
     .module_put = oacl_cpu_module_put,
     .queue_create = cpu_queue_create,
+    .queue_discard = oacl_exec_discard_pending,
     .queue_destroy = cpu_queue_destroy,
     .queue_launch = cpu_queue_launch,
     .queue_sync = cpu_queue_sync,

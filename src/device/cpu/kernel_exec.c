@@ -74,6 +74,18 @@ void oacl_exec_thread_release(void)
 
 OACL_KAPI struct oacl_block_ctx *oacl_block(void) { return tls_block; }
 
+/* Calls the block's entry under a jump point; false if the block faulted.
+ * Kept separate so no caller state lives across the sigsetjmp. No signal
+ * mask is saved: a syscall per block would cost more than an empty kernel. */
+static __attribute__((noinline)) bool call_entry(struct exec_thread *et, oacl_kernel_entry_fn entry,
+                                                 const void *args)
+{
+    if (sigsetjmp(et->jmp, 0) != 0)
+        return false;
+    entry(args);
+    return true;
+}
+
 void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
 {
     if (__atomic_load_n(&t->failed, __ATOMIC_ACQUIRE))
@@ -92,13 +104,8 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     b->kernel_name = t->kernel->name;
     b->pipe_live = 0;
     tls_block = b;
-    /* No signal mask is saved: a syscall per block would cost more than an
-       empty kernel. */
-    if (sigsetjmp(et->jmp, 0) == 0) {
-        t->kernel->entry(t->args);
-    } else {
+    if (!call_entry(et, t->kernel->entry, t->args))
         oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_EXCEPTION, et->fault_msg);
-    }
     tls_block = NULL;
 }
 

@@ -1,0 +1,522 @@
+/*
+ * oacl kernel-side C API: what a kernel compiled by oacl-cc uses to find
+ * its block, view global memory, carve its unified buffer (UB) into queues
+ * and move and compute data, with the state rules of AscendC's queues.
+ *
+ *   __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z)
+ *   {
+ *       oacl_pipe_t pipe;
+ *       oacl_que_t in_x;
+ *       oacl_pipe_init(&pipe);
+ *       oacl_que_init(&in_x, OACL_POS_VECIN, 2);
+ *       oacl_pipe_init_buffer(&pipe, &in_x, 2, 128 * sizeof(uint16_t));
+ *       oacl_local_t t = oacl_que_alloc(&in_x, OACL_DT_F16);
+ *       oacl_data_copy_in(t, oacl_gm_bind(x, 2048, OACL_DT_F16), 128);
+ *       ...
+ *       oacl_pipe_destroy(&pipe);
+ *   }
+ *
+ * Every API call runs synchronously, in program order, inside its block, so
+ * the hardware's pipeline dependencies hold trivially; the queue and buffer
+ * bookkeeping still enforces the rules a real core relies on. Breaking one
+ * (UB overflow, a queue used out of order, a misaligned or oversized copy)
+ * fails the launch with a message naming the kernel and the block; the
+ * stream reports ACL_ERROR_RT_AICORE_EXCEPTION at its next synchronise.
+ *
+ * Globals and static locals of a kernel are shared by all its blocks here
+ * (on a device they are per core).
+ */
+#ifndef OACL_KERNEL_H
+#define OACL_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "oacl/kernel_abi.h"
+#include "oacl/kernel_qualifiers.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- blocks -------------------------------------------------------------- */
+
+static inline int64_t oacl_get_block_idx(void) { return (int64_t)oacl_block()->block_idx; }
+static inline int64_t oacl_get_block_num(void) { return (int64_t)oacl_block()->block_num; }
+
+/* ---- element types ------------------------------------------------------- */
+
+typedef enum oacl_dtype {
+    OACL_DT_F16 = 1,   /* IEEE binary16, stored as uint16_t bit patterns */
+    OACL_DT_F32 = 2,
+    OACL_DT_I32 = 3,
+    OACL_DT_I16 = 4,
+    OACL_DT_U16 = 5,
+    OACL_DT_U32 = 6,
+    OACL_DT_I8 = 7,
+    OACL_DT_U8 = 8,
+    OACL_DT_I64 = 9,
+    OACL_DT_U64 = 10,
+    OACL_DT_BF16 = 11,
+} oacl_dtype_t;
+
+static inline uint32_t oacl_dtype_size(oacl_dtype_t t)
+{
+    switch (t) {
+    case OACL_DT_I8: case OACL_DT_U8: return 1;
+    case OACL_DT_F16: case OACL_DT_I16: case OACL_DT_U16: case OACL_DT_BF16: return 2;
+    case OACL_DT_F32: case OACL_DT_I32: case OACL_DT_U32: return 4;
+    case OACL_DT_I64: case OACL_DT_U64: return 8;
+    }
+    return 0;
+}
+
+static inline const char *oacl_dtype_name(oacl_dtype_t t)
+{
+    static const char *const names[] = {"?", "f16", "f32", "i32", "i16", "u16", "u32", "i8", "u8", "i64", "u64", "bf16"};
+    return (unsigned)t <= OACL_DT_BF16 ? names[t] : "?";
+}
+
+/* Logical positions, numbered as AscendC's TPosition. */
+typedef enum oacl_position {
+    OACL_POS_GM = 0,
+    OACL_POS_VECIN = 9,
+    OACL_POS_VECOUT = 10,
+    OACL_POS_VECCALC = 11,
+} oacl_position_t;
+
+#define OACL_DATA_BLOCK 32u          /* bytes: unit of copies and UB addresses */
+#define OACL_PIPE_MAX_BUFFERS 64u    /* buffers one pipe may hand out in total */
+#define OACL_QUE_MAX_BUFFERS 64u     /* buffers per InitBuffer call */
+#define OACL_MAX_LIVE_PER_POSITION 8u /* buffers of one position in use at once */
+
+/* ---- global memory --------------------------------------------------------- */
+
+/* A typed view of global memory: start address and element count. */
+typedef struct oacl_gm {
+    __gm__ uint8_t *addr;
+    uint64_t size;        /* elements given at bind time; 0 = unknown */
+    oacl_dtype_t dtype;
+} oacl_gm_t;
+
+static inline oacl_gm_t oacl_gm_bind(void *ptr, uint64_t count, oacl_dtype_t dtype)
+{
+    oacl_gm_t g;
+    g.addr = (__gm__ uint8_t *)ptr;
+    g.size = count;
+    g.dtype = dtype;
+    return g;
+}
+
+/* The view advanced by `elems` elements (its recorded size stays). */
+static inline oacl_gm_t oacl_gm_offset(oacl_gm_t g, uint64_t elems)
+{
+    g.addr += elems * oacl_dtype_size(g.dtype);
+    return g;
+}
+
+/* ---- pipe, queues, buffers ---------------------------------------------------- */
+
+enum oacl_buf_state { OACL_BUF_FREE = 0, OACL_BUF_OCCUPIED = 1, OACL_BUF_ENQUE = 2, OACL_BUF_DEQUE = 3 };
+
+/* Hands out this block's UB to queues and buffers, front to back. */
+typedef struct oacl_pipe {
+    uint8_t *ub;
+    uint32_t ub_size;
+    uint32_t used;        /* bytes handed out */
+    uint32_t buffers;     /* buffers handed out */
+    uint32_t live[16];    /* buffers in use, per position */
+    bool active;
+} oacl_pipe_t;
+
+/* A queue of `num` equal buffers between a producer and a consumer. */
+typedef struct oacl_que {
+    oacl_pipe_t *pipe;
+    uint32_t position;
+    int32_t depth;        /* tensors that may be enqueued at once */
+    uint32_t num;         /* buffers */
+    uint32_t len;         /* bytes per buffer (multiple of 32) */
+    uint32_t base;        /* UB offset of buffer 0 */
+    uint32_t next_alloc;  /* round-robin cursor */
+    uint32_t fifo_head;
+    uint32_t fifo_count;
+    uint8_t fifo[OACL_QUE_MAX_BUFFERS];
+    uint8_t state[OACL_QUE_MAX_BUFFERS];
+} oacl_que_t;
+
+/* A single untyped UB buffer for temporaries (no queue semantics). */
+typedef struct oacl_tbuf {
+    oacl_pipe_t *pipe;
+    uint32_t position;
+    uint32_t base;
+    uint32_t len;
+} oacl_tbuf_t;
+
+/* A typed view of UB memory. */
+typedef struct oacl_local {
+    uint8_t *addr;
+    uint32_t size;        /* elements */
+    oacl_dtype_t dtype;
+    uint32_t position;
+    oacl_que_t *que;      /* owning queue, NULL for TBuf tensors */
+    int32_t buf;          /* buffer index in the queue, -1 for TBuf tensors */
+} oacl_local_t;
+
+#define OACL_FAIL(kind, ...) oacl_kernel_fail(kind, __VA_ARGS__)
+
+static inline const char *oacl_position_name(uint32_t p)
+{
+    return p == OACL_POS_VECIN ? "VECIN" : p == OACL_POS_VECOUT ? "VECOUT" : p == OACL_POS_VECCALC ? "VECCALC" : "?";
+}
+
+static inline bool oacl_position_is_ub(uint32_t p)
+{
+    return p == OACL_POS_VECIN || p == OACL_POS_VECOUT || p == OACL_POS_VECCALC;
+}
+
+/* Starts the block's pipe over its whole UB. One live pipe per block. */
+static inline void oacl_pipe_init(oacl_pipe_t *p)
+{
+    struct oacl_block_ctx *b = oacl_block();
+    if (b->pipe_live)
+        OACL_FAIL(OACL_FAULT_QUEUE, "a pipe is already initialised in this block (destroy it first)");
+    memset(p, 0, sizeof(*p));
+    p->ub = b->ub;
+    p->ub_size = b->ub_size;
+    p->active = true;
+    b->pipe_live = 1;
+}
+
+/* Returns all UB memory: queues must be initialised again before use. */
+static inline void oacl_pipe_reset(oacl_pipe_t *p)
+{
+    p->used = 0;
+    p->buffers = 0;
+    memset(p->live, 0, sizeof(p->live));
+}
+
+static inline void oacl_pipe_destroy(oacl_pipe_t *p)
+{
+    if (p->active) {
+        p->active = false;
+        oacl_block()->pipe_live = 0;
+    }
+}
+
+static inline void oacl_que_init(oacl_que_t *q, oacl_position_t position, int32_t depth)
+{
+    memset(q, 0, sizeof(*q));
+    q->position = (uint32_t)position;
+    q->depth = depth;
+}
+
+/* Carves `num` buffers of `len` bytes (rounded up to 32) for q. */
+static inline uint32_t oacl_pipe_carve_(oacl_pipe_t *p, uint32_t position, uint32_t num, uint32_t len,
+                                        uint32_t *rounded)
+{
+    if (!p->active)
+        OACL_FAIL(OACL_FAULT_QUEUE, "InitBuffer on a pipe that is not initialised");
+    if (!oacl_position_is_ub(position))
+        OACL_FAIL(OACL_FAULT_ARG, "InitBuffer: position %u is not a UB position (VECIN/VECOUT/VECCALC)", position);
+    if (len == 0)
+        OACL_FAIL(OACL_FAULT_UB, "InitBuffer: buffer length is 0");
+    if (num == 0 || num > OACL_QUE_MAX_BUFFERS)
+        OACL_FAIL(OACL_FAULT_QUEUE, "InitBuffer: %u buffers requested (1..%u per call)", num, OACL_QUE_MAX_BUFFERS);
+    if (p->buffers + num > OACL_PIPE_MAX_BUFFERS)
+        OACL_FAIL(OACL_FAULT_QUEUE, "InitBuffer: %u buffers would exceed the pipe's limit of %u", p->buffers + num,
+                  OACL_PIPE_MAX_BUFFERS);
+    uint64_t r = ((uint64_t)len + OACL_DATA_BLOCK - 1) / OACL_DATA_BLOCK * OACL_DATA_BLOCK;
+    uint64_t need = r * num;
+    if (need > (uint64_t)(p->ub_size - p->used))
+        OACL_FAIL(OACL_FAULT_UB,
+                  "InitBuffer: %u x %llu bytes for %s exceed the unified buffer (%u of %u bytes already used)", num,
+                  (unsigned long long)r, oacl_position_name(position), p->used, p->ub_size);
+    uint32_t base = p->used;
+    p->used += (uint32_t)need;
+    p->buffers += num;
+    *rounded = (uint32_t)r;
+    return base;
+}
+
+static inline bool oacl_pipe_init_buffer(oacl_pipe_t *p, oacl_que_t *q, uint32_t num, uint32_t len)
+{
+    if (q->depth < 1)
+        OACL_FAIL(OACL_FAULT_QUEUE, "InitBuffer: queue depth %d (must be at least 1)", (int)q->depth);
+    q->base = oacl_pipe_carve_(p, q->position, num, len, &q->len);
+    q->pipe = p;
+    q->num = num;
+    q->next_alloc = 0;
+    q->fifo_head = q->fifo_count = 0;
+    memset(q->state, OACL_BUF_FREE, sizeof(q->state));
+    return true;
+}
+
+static inline bool oacl_pipe_init_tbuf(oacl_pipe_t *p, oacl_tbuf_t *b, oacl_position_t position, uint32_t len)
+{
+    b->base = oacl_pipe_carve_(p, (uint32_t)position, 1, len, &b->len);
+    b->pipe = p;
+    b->position = (uint32_t)position;
+    return true;
+}
+
+static inline oacl_local_t oacl_local_make_(oacl_pipe_t *p, uint32_t off, uint32_t bytes, oacl_dtype_t dt,
+                                             uint32_t position, oacl_que_t *q, int32_t buf)
+{
+    oacl_local_t t;
+    uint32_t es = oacl_dtype_size(dt);
+    if (!es)
+        OACL_FAIL(OACL_FAULT_ARG, "unknown element type %d", (int)dt);
+    t.addr = p->ub + off;
+    t.size = bytes / es;
+    t.dtype = dt;
+    t.position = position;
+    t.que = q;
+    t.buf = buf;
+    return t;
+}
+
+static inline void oacl_que_check_(const oacl_que_t *q, const char *op)
+{
+    if (!q->pipe || !q->num)
+        OACL_FAIL(OACL_FAULT_QUEUE, "%s on a queue without buffers (call InitBuffer first)", op);
+}
+
+/* Takes the next free buffer (round robin) as a tensor of type dt. */
+static inline oacl_local_t oacl_que_alloc(oacl_que_t *q, oacl_dtype_t dt)
+{
+    oacl_que_check_(q, "AllocTensor");
+    uint32_t i = q->next_alloc;
+    if (q->state[i] != OACL_BUF_FREE) {
+        /* Round robin normally finds the oldest buffer free; look further
+           only to name the problem precisely. */
+        uint32_t k;
+        for (k = 1; k < q->num; k++)
+            if (q->state[(i + k) % q->num] == OACL_BUF_FREE)
+                break;
+        if (k == q->num)
+            OACL_FAIL(OACL_FAULT_QUEUE, "AllocTensor: all %u buffers of the %s queue are in use (free one first)",
+                      q->num, oacl_position_name(q->position));
+        i = (i + k) % q->num;
+    }
+    if (q->pipe->live[q->position] >= OACL_MAX_LIVE_PER_POSITION)
+        OACL_FAIL(OACL_FAULT_QUEUE, "AllocTensor: more than %u %s buffers allocated at the same time",
+                  OACL_MAX_LIVE_PER_POSITION, oacl_position_name(q->position));
+    q->state[i] = OACL_BUF_OCCUPIED;
+    q->pipe->live[q->position]++;
+    q->next_alloc = (i + 1) % q->num;
+    return oacl_local_make_(q->pipe, q->base + i * q->len, q->len, dt, q->position, q, (int32_t)i);
+}
+
+static inline void oacl_que_own_check_(const oacl_que_t *q, oacl_local_t t, const char *op)
+{
+    if (t.que != q || t.buf < 0 || (uint32_t)t.buf >= q->num)
+        OACL_FAIL(OACL_FAULT_QUEUE, "%s: the tensor does not belong to this %s queue", op,
+                  oacl_position_name(q->position));
+}
+
+/* Hands a produced tensor to the consumer side. */
+static inline bool oacl_que_enque(oacl_que_t *q, oacl_local_t t)
+{
+    oacl_que_check_(q, "EnQue");
+    oacl_que_own_check_(q, t, "EnQue");
+    uint8_t s = q->state[t.buf];
+    if (s != OACL_BUF_OCCUPIED && s != OACL_BUF_DEQUE)
+        OACL_FAIL(OACL_FAULT_QUEUE, "EnQue: buffer %d of the %s queue is %s", (int)t.buf,
+                  oacl_position_name(q->position), s == OACL_BUF_FREE ? "free (not allocated)" : "already enqueued");
+    if ((int32_t)q->fifo_count >= q->depth)
+        OACL_FAIL(OACL_FAULT_QUEUE, "EnQue: the %s queue already holds %d tensors (its depth)",
+                  oacl_position_name(q->position), (int)q->depth);
+    q->fifo[(q->fifo_head + q->fifo_count) % OACL_QUE_MAX_BUFFERS] = (uint8_t)t.buf;
+    q->fifo_count++;
+    q->state[t.buf] = OACL_BUF_ENQUE;
+    return true;
+}
+
+/* Takes the oldest enqueued tensor, as type dt. */
+static inline oacl_local_t oacl_que_deque(oacl_que_t *q, oacl_dtype_t dt)
+{
+    oacl_que_check_(q, "DeQue");
+    if (q->fifo_count == 0)
+        OACL_FAIL(OACL_FAULT_QUEUE, "DeQue: the %s queue is empty", oacl_position_name(q->position));
+    uint32_t i = q->fifo[q->fifo_head];
+    if (q->state[i] != OACL_BUF_ENQUE)
+        OACL_FAIL(OACL_FAULT_QUEUE, "DeQue: buffer %u of the %s queue is not enqueued", i,
+                  oacl_position_name(q->position));
+    q->fifo_head = (q->fifo_head + 1) % OACL_QUE_MAX_BUFFERS;
+    q->fifo_count--;
+    q->state[i] = OACL_BUF_DEQUE;
+    return oacl_local_make_(q->pipe, q->base + i * q->len, q->len, dt, q->position, q, (int32_t)i);
+}
+
+/* Returns a tensor's buffer to the queue. */
+static inline void oacl_que_free(oacl_que_t *q, oacl_local_t t)
+{
+    oacl_que_check_(q, "FreeTensor");
+    oacl_que_own_check_(q, t, "FreeTensor");
+    uint8_t s = q->state[t.buf];
+    if (s == OACL_BUF_FREE)
+        OACL_FAIL(OACL_FAULT_QUEUE, "FreeTensor: buffer %d of the %s queue is already free", (int)t.buf,
+                  oacl_position_name(q->position));
+    if (s == OACL_BUF_ENQUE)
+        OACL_FAIL(OACL_FAULT_QUEUE, "FreeTensor: buffer %d of the %s queue is still enqueued (DeQue it first)",
+                  (int)t.buf, oacl_position_name(q->position));
+    q->state[t.buf] = OACL_BUF_FREE;
+    q->pipe->live[q->position]--;
+}
+
+static inline bool oacl_que_vacant(const oacl_que_t *q) { return (int32_t)q->fifo_count < q->depth; }
+static inline bool oacl_que_has_tensor(const oacl_que_t *q) { return q->fifo_count > 0; }
+static inline int32_t oacl_que_count(const oacl_que_t *q) { return (int32_t)q->fifo_count; }
+static inline bool oacl_que_has_idle(const oacl_que_t *q)
+{
+    for (uint32_t i = 0; i < q->num; i++)
+        if (q->state[i] == OACL_BUF_FREE)
+            return true;
+    return false;
+}
+
+/* The whole TBuf, or its first `count` elements, as type dt. */
+static inline oacl_local_t oacl_tbuf_get(oacl_tbuf_t *b, oacl_dtype_t dt)
+{
+    if (!b->pipe)
+        OACL_FAIL(OACL_FAULT_QUEUE, "TBuf::Get on a buffer without InitBuffer");
+    return oacl_local_make_(b->pipe, b->base, b->len, dt, b->position, NULL, -1);
+}
+
+static inline oacl_local_t oacl_tbuf_get_n(oacl_tbuf_t *b, oacl_dtype_t dt, uint32_t count)
+{
+    oacl_local_t t = oacl_tbuf_get(b, dt);
+    uint64_t bytes = (uint64_t)count * oacl_dtype_size(dt);
+    if (count == 0 || bytes % OACL_DATA_BLOCK || bytes > b->len)
+        OACL_FAIL(OACL_FAULT_UB, "TBuf::Get(%u): %llu bytes must be a non-zero multiple of 32 within %u", count,
+                  (unsigned long long)bytes, b->len);
+    t.size = count;
+    return t;
+}
+
+/* Sub-tensor from element `offset` to the end. */
+static inline oacl_local_t oacl_local_slice(oacl_local_t t, uint32_t offset)
+{
+    if (offset >= t.size)
+        OACL_FAIL(OACL_FAULT_UB, "tensor[%u] is outside a %u-element tensor", offset, t.size);
+    t.addr += (size_t)offset * oacl_dtype_size(t.dtype);
+    t.size -= offset;
+    return t;
+}
+
+/* Raw address of element i after a bounds check (scalar access). */
+static inline void *oacl_local_at(oacl_local_t t, uint32_t i)
+{
+    if (i >= t.size)
+        OACL_FAIL(OACL_FAULT_UB, "element %u is outside a %u-element tensor", i, t.size);
+    return t.addr + (size_t)i * oacl_dtype_size(t.dtype);
+}
+
+/* ---- data movement ------------------------------------------------------------ */
+
+static inline void oacl_copy_check_(const char *op, oacl_local_t l, oacl_dtype_t gm_type, const void *gm,
+                                    uint32_t count)
+{
+    uint32_t es = oacl_dtype_size(l.dtype);
+    if (gm_type != l.dtype)
+        OACL_FAIL(OACL_FAULT_ARG, "%s: global tensor is %s but the local tensor is %s", op, oacl_dtype_name(gm_type),
+                  oacl_dtype_name(l.dtype));
+    if (!oacl_position_is_ub(l.position))
+        OACL_FAIL(OACL_FAULT_ARG, "%s: the local tensor is not in UB", op);
+    if (((uint64_t)count * es) % OACL_DATA_BLOCK)
+        OACL_FAIL(OACL_FAULT_ALIGN, "%s: %u elements = %llu bytes is not a multiple of 32 bytes (a device would copy "
+                  "only %llu bytes)", op, count, (unsigned long long)count * es,
+                  (unsigned long long)((uint64_t)count * es / OACL_DATA_BLOCK * OACL_DATA_BLOCK));
+    if ((uintptr_t)l.addr % OACL_DATA_BLOCK)
+        OACL_FAIL(OACL_FAULT_ALIGN, "%s: the local tensor address is not 32-byte aligned", op);
+    if ((uintptr_t)gm % es)
+        OACL_FAIL(OACL_FAULT_ALIGN, "%s: global address %p is not aligned to its %u-byte elements", op, gm, es);
+    if (count > l.size)
+        OACL_FAIL(OACL_FAULT_UB, "%s: %u elements do not fit a %u-element local tensor", op, count, l.size);
+}
+
+/* Global memory -> UB, `count` elements. */
+static inline void oacl_data_copy_in(oacl_local_t dst, oacl_gm_t src, uint32_t count)
+{
+    oacl_copy_check_("DataCopy(GM->UB)", dst, src.dtype, src.addr, count);
+    memcpy(dst.addr, src.addr, (size_t)count * oacl_dtype_size(dst.dtype));
+}
+
+/* UB -> global memory, `count` elements. */
+static inline void oacl_data_copy_out(oacl_gm_t dst, oacl_local_t src, uint32_t count)
+{
+    oacl_copy_check_("DataCopy(UB->GM)", src, dst.dtype, dst.addr, count);
+    memcpy(dst.addr, src.addr, (size_t)count * oacl_dtype_size(src.dtype));
+}
+
+/* UB -> UB, `count` elements. */
+static inline void oacl_data_copy_local(oacl_local_t dst, oacl_local_t src, uint32_t count)
+{
+    oacl_copy_check_("DataCopy(UB->UB)", dst, src.dtype, src.addr, count);
+    if (count > src.size)
+        OACL_FAIL(OACL_FAULT_UB, "DataCopy(UB->UB): %u elements exceed the %u-element source", count, src.size);
+    memmove(dst.addr, src.addr, (size_t)count * oacl_dtype_size(src.dtype));
+}
+
+/* ---- vector computation ------------------------------------------------------------ */
+
+static inline void oacl_vec_check_(const char *op, const char *name, oacl_local_t t, oacl_dtype_t dt, int32_t count)
+{
+    if (t.dtype != dt)
+        OACL_FAIL(OACL_FAULT_ARG, "%s: %s is %s, expected %s", op, name, oacl_dtype_name(t.dtype), oacl_dtype_name(dt));
+    if (!oacl_position_is_ub(t.position))
+        OACL_FAIL(OACL_FAULT_ARG, "%s: %s is not a UB tensor", op, name);
+    if ((uintptr_t)t.addr % OACL_DATA_BLOCK)
+        OACL_FAIL(OACL_FAULT_ALIGN, "%s: %s is not 32-byte aligned", op, name);
+    if ((uint32_t)count > t.size)
+        OACL_FAIL(OACL_FAULT_UB, "%s: count %d exceeds %s's %u elements", op, (int)count, name, t.size);
+}
+
+static inline void oacl_overlap_check_(const char *op, oacl_local_t d, oacl_local_t s, int32_t count)
+{
+    size_t n = (size_t)count * oacl_dtype_size(d.dtype);
+    if (d.addr != s.addr && d.addr < s.addr + n && s.addr < d.addr + n)
+        OACL_FAIL(OACL_FAULT_ARG, "%s: destination partially overlaps a source", op);
+}
+
+/* dst[i] = a[i] + b[i] for i < count (f16, f32, i32, i16). */
+static inline void oacl_add(oacl_local_t dst, oacl_local_t a, oacl_local_t b, int32_t count)
+{
+    if (count < 0)
+        OACL_FAIL(OACL_FAULT_ARG, "Add: count %d is negative", (int)count);
+    oacl_vec_check_("Add", "dst", dst, dst.dtype, count);
+    oacl_vec_check_("Add", "src0", a, dst.dtype, count);
+    oacl_vec_check_("Add", "src1", b, dst.dtype, count);
+    oacl_overlap_check_("Add", dst, a, count);
+    oacl_overlap_check_("Add", dst, b, count);
+    size_t n = (size_t)count;
+    switch (dst.dtype) {
+    case OACL_DT_F16:
+        oacl_vadd_f16((uint16_t *)(void *)dst.addr, (const uint16_t *)(const void *)a.addr,
+                      (const uint16_t *)(const void *)b.addr, n);
+        break;
+    case OACL_DT_F32:
+        oacl_vadd_f32((float *)(void *)dst.addr, (const float *)(const void *)a.addr,
+                      (const float *)(const void *)b.addr, n);
+        break;
+    case OACL_DT_I32:
+        oacl_vadd_i32((int32_t *)(void *)dst.addr, (const int32_t *)(const void *)a.addr,
+                      (const int32_t *)(const void *)b.addr, n);
+        break;
+    case OACL_DT_I16:
+        oacl_vadd_i16((int16_t *)(void *)dst.addr, (const int16_t *)(const void *)a.addr,
+                      (const int16_t *)(const void *)b.addr, n);
+        break;
+    default:
+        OACL_FAIL(OACL_FAULT_ARG, "Add: element type %s is not supported (f16, f32, i32, i16)",
+                  oacl_dtype_name(dst.dtype));
+    }
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OACL_KERNEL_H */

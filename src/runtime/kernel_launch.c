@@ -1,0 +1,189 @@
+/*
+ * Kernel launches: aclrtLaunchKernelWithConfig (argument list built with
+ * aclrtKernelArgs*) and aclrtLaunchKernel (argument blob already in device
+ * memory). Both check the arguments against the kernel's metadata from its
+ * binary before anything is queued: a mismatch is an error, never a call.
+ */
+#include <string.h>
+
+#include "common/addr_registry.h"
+#include "runtime/runtime.h"
+
+#define MAX_BLOCKS 65535u
+
+struct launch_cfg {
+    uint32_t block_offset;
+    uint64_t timeout_ns;
+};
+
+static aclError parse_cfg(const aclrtLaunchKernelCfg *cfg, struct launch_cfg *out, const char *fn)
+{
+    memset(out, 0, sizeof(*out));
+    if (!cfg)
+        return ACL_SUCCESS;
+    if (!cfg->attrs)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "cfg->attrs is NULL");
+    bool have_timeout = false, have_timeout_us = false;
+    for (size_t i = 0; i < cfg->numAttrs; i++) {
+        const aclrtLaunchKernelAttr *a = &cfg->attrs[i];
+        switch ((int)a->id) {
+        case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
+            if (a->value.schemMode > 1)
+                return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "attr %zu: schemMode must be 0 or 1, not %u", i,
+                                 a->value.schemMode);
+            break;
+        case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
+        case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
+            break; /* no effect on this device */
+        case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
+            out->block_offset = a->value.blockDimOffset;
+            break;
+        case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
+            if (a->value.isBlockTaskPrefetch > 1)
+                return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "attr %zu: isBlockTaskPrefetch must be 0 or 1", i);
+            break;
+        case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
+            if (a->value.isDataDump > 1)
+                return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "attr %zu: isDataDump must be 0 or 1", i);
+            break;
+        case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+            if (a->value.enableProfiling > 1)
+                return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "attr %zu: enableProfiling must be 0 or 1", i);
+            break;
+        case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
+            have_timeout = true;
+            out->timeout_ns = (uint64_t)a->value.timeout * 1000000000ull;
+            break;
+        case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
+            have_timeout_us = true;
+            out->timeout_ns = (((uint64_t)a->value.timeoutUs.timeoutHigh << 32) | a->value.timeoutUs.timeoutLow) * 1000ull;
+            break;
+        default:
+            break; /* unknown attributes are ignored */
+        }
+    }
+    if (have_timeout && have_timeout_us)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "TIMEOUT and TIMEOUT_US cannot be combined");
+    return ACL_SUCCESS;
+}
+
+/* Everything both launch forms share once arguments are known. */
+static aclError launch(struct oacl_function *f, uint32_t num_blocks, aclrtStream stream, const struct launch_cfg *c,
+                       const void *args, size_t args_size, bool copy_args, const char *fn)
+{
+    struct oacl_context *ctx;
+    aclError rc = oacl_ctx_current(&ctx, fn);
+    if (rc)
+        return rc;
+    struct oacl_stream *s;
+    rc = oacl_stream_resolve(ctx, stream, true, &s, fn);
+    if (rc == ACL_SUCCESS) {
+        if (f->bin->dev != ctx->dev) {
+            rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "kernel '%s' was loaded for device %d, not device %d",
+                           f->info->name, f->bin->dev->id, ctx->dev->id);
+        } else {
+            struct oacl_launch l = {
+                .module = f->bin->module,
+                .kernel = f->info,
+                .args = args,
+                .args_size = args_size,
+                .copy_args = copy_args,
+                .num_blocks = num_blocks,
+                .block_offset = c->block_offset,
+                .timeout_ns = c->timeout_ns,
+            };
+            char err[OACL_BACKEND_ERRLEN] = "";
+            int brc = oacl_backend()->queue_launch(s->queue, &l, err);
+            if (brc)
+                rc = oacl_fail(brc, fn, "%s", err);
+        }
+        oacl_obj_put(&s->obj);
+    }
+    oacl_obj_put(&ctx->obj);
+    return rc;
+}
+
+OACL_API aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+                                              aclrtLaunchKernelCfg *cfg, aclrtArgsHandle argsHandle, void *reserve)
+{
+    if (!funcHandle || !argsHandle)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", funcHandle ? "argsHandle" : "funcHandle");
+    if (numBlocks == 0)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "numBlocks is 0");
+    if (reserve)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "reserve must be NULL");
+    if (numBlocks > MAX_BLOCKS)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "numBlocks %u exceeds %u", numBlocks, MAX_BLOCKS);
+    struct launch_cfg c;
+    aclError rc = parse_cfg(cfg, &c, __func__);
+    if (rc)
+        return rc;
+    struct oacl_function *f = (struct oacl_function *)oacl_handle_get(funcHandle, OACL_H_FUNC);
+    if (!f)
+        return oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, __func__,
+                         "funcHandle %p is not a live kernel function (was its binary unloaded?)", funcHandle);
+    struct oacl_obj *ao = oacl_handle_get(argsHandle, OACL_H_ARGS);
+    struct oacl_args *a = (struct oacl_args *)ao;
+    if (!a)
+        rc = oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, __func__,
+                       "argsHandle %p is stale (the thread's list was re-initialised) or invalid", argsHandle);
+    else if (!a->finalized)
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "the argument list is not finalized");
+    else if (a->func != f)
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+                       "the argument list was initialised for kernel '%s', not '%s'", a->func->info->name,
+                       f->info->name);
+    else
+        rc = oacl_args_check(a, f, __func__);
+    if (rc == ACL_SUCCESS)
+        rc = launch(f, numBlocks, stream, &c, a->buf, a->size, true, __func__);
+    oacl_obj_put(ao);
+    oacl_obj_put(&f->obj);
+    return rc;
+}
+
+/* Bytes a kernel's parameters occupy in a blob (8-byte aligned starts). */
+static size_t blob_size(const struct oacl_kernel_info *k)
+{
+    size_t end = 0;
+    for (uint32_t i = 0; i < k->num_params; i++)
+        end = ((end + 7) & ~(size_t)7) + k->param_sizes[i];
+    return end;
+}
+
+OACL_API aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+                                    size_t argsSize, aclrtStream stream)
+{
+    if (!funcHandle || !argsData)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", funcHandle ? "argsData" : "funcHandle");
+    if (numBlocks == 0 || numBlocks > MAX_BLOCKS)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "numBlocks %u is outside 1..%u", numBlocks,
+                         MAX_BLOCKS);
+    if (argsSize == 0)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "argsSize is 0");
+    if ((uintptr_t)argsData % 8 != 0)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "argsData %p is not 8-byte aligned", argsData);
+    /* The blob must be device memory that stays valid until the kernel ran. */
+    struct oacl_mem_record r;
+    uintptr_t p = (uintptr_t)argsData;
+    if (!oacl_registry_lookup(OACL_SPACE_ALLOC, p, &r) || r.kind != OACL_MEM_DEVICE_ALIAS)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+                         "argsData %p is not device memory (use a device address, e.g. of mapped host memory)",
+                         argsData);
+    if (argsSize > r.base + r.size - p)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "argsData + argsSize runs past the end of its device range");
+    struct oacl_function *f = (struct oacl_function *)oacl_handle_get(funcHandle, OACL_H_FUNC);
+    if (!f)
+        return oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, __func__,
+                         "funcHandle %p is not a live kernel function (was its binary unloaded?)", funcHandle);
+    aclError rc = ACL_SUCCESS;
+    size_t need = blob_size(f->info);
+    if (argsSize < need)
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "kernel '%s' needs %zu bytes of arguments; argsSize is %zu",
+                       f->info->name, need, argsSize);
+    struct launch_cfg c = {0, 0};
+    if (rc == ACL_SUCCESS)
+        rc = launch(f, numBlocks, stream, &c, argsData, argsSize, false, __func__);
+    oacl_obj_put(&f->obj);
+    return rc;
+}
