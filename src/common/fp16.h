@@ -8,8 +8,9 @@
  * Rules (shared with the SIMD code in src/device/cpu/vec_ops*.c, which the
  * tests hold to exactly the same bits):
  *   - Finite values round to nearest, ties to even. Half subnormals are
- *     produced and consumed exactly; floats below half the smallest half
- *     subnormal (2^-25, a tie itself, which goes to the even 0) become ±0.
+ *     produced and consumed exactly; floats of magnitude <= 2^-25 (half the
+ *     smallest half subnormal; 2^-25 itself is a tie that goes to the even
+ *     0) become ±0.
  *   - Values of magnitude >= 65520 (the midpoint between the largest half,
  *     65504, and the next power 65536, which rounds to "even" 2^16) become
  *     ±inf; ±inf stays ±inf.

@@ -26,6 +26,10 @@
 #include "device/cpu/vec_ops_impl.h"
 #include "oacl/kernel_abi.h"
 
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
+
 #if defined(__FLT16_MAX__) && (defined(__x86_64__) || defined(__aarch64__))
 #define HAVE_FLOAT16 1
 #else
@@ -112,8 +116,10 @@ static const char *isa_name(enum oacl_vec_isa isa)
 static int cpu_has_avx2_f16c(void)
 {
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    unsigned eax, ebx, ecx, edx;
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+    return __builtin_cpu_supports("avx2") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) &&
+           (ecx & bit_F16C) != 0;
 #else
     return 0;
 #endif
@@ -280,7 +286,7 @@ static void test_reference_sanity(void **state)
 static void *first_use_thread(void *arg)
 {
     int32_t a[THREAD_N], b[THREAD_N], d[THREAD_N];
-    const int32_t base = (int32_t)(intptr_t)arg;
+    const int32_t base = *(const int32_t *)arg;
     for (int i = 0; i < THREAD_N; i++) {
         a[i] = base + i;
         b[i] = 2 * i;
@@ -295,10 +301,11 @@ static void *first_use_thread(void *arg)
 /* Must run first: several threads race to resolve the dispatch table. */
 static void test_dispatch_first_use_threads(void **state)
 {
+    static const int32_t bases[4] = {0, 100000, -100000, 123456789};
     pthread_t t[4];
     (void)state;
-    for (intptr_t i = 0; i < 4; i++)
-        assert_int_equal(pthread_create(&t[i], NULL, first_use_thread, (void *)(i * 100000)), 0);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, first_use_thread, (void *)&bases[i]), 0);
     for (int i = 0; i < 4; i++) {
         void *ret;
         assert_int_equal(pthread_join(t[i], &ret), 0);
@@ -428,7 +435,9 @@ static float step_floats(float x, int k)
  * 65520, the midpoint to the overflow), each with its float neighbours up
  * to 2 float ulps away on both sides and with both signs: exact values,
  * exact ties, and the floats just either side of each tie, across the
- * subnormal, normal and overflow boundaries.
+ * subnormal, normal and overflow boundaries (635k floats). Every float
+ * within one *half* ulp of these points would be ~10^9 values, nearly all
+ * of the half range; the random tests below sample that interior.
  */
 static void test_f32_to_f16_boundaries(void **state)
 {

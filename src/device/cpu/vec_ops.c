@@ -18,6 +18,7 @@
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define OACL_VEC_X86 1
+#include <cpuid.h>
 #else
 #define OACL_VEC_X86 0
 #endif
@@ -78,13 +79,24 @@ const struct oacl_vec_ops oacl_vec_ops_scalar = {
 
 static _Atomic(const struct oacl_vec_ops *) g_vec_ops;
 
-/* The AVX2 table if the build has it and the CPU (and OS, which
-   __builtin_cpu_supports checks via XGETBV for AVX state) can run it. */
+#if OACL_VEC_X86
+/* F16C straight from CPUID leaf 1, ECX bit 29: older Clang's
+   __builtin_cpu_supports does not know "f16c". */
+static int cpu_has_f16c(void)
+{
+    unsigned eax, ebx, ecx, edx;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 29)) != 0;
+}
+#endif
+
+/* The AVX2 table if the build has it and the CPU and OS can run it.
+   __builtin_cpu_supports("avx2") also checks (XGETBV) that the OS saves
+   the YMM state, which the VEX-encoded F16C instructions need as well. */
 static const struct oacl_vec_ops *avx2_table_if_usable(void)
 {
 #if OACL_VEC_X86
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"))
+    if (__builtin_cpu_supports("avx2") && cpu_has_f16c())
         return oacl_vec_ops_avx2();
 #endif
     return NULL;

@@ -91,6 +91,8 @@ static inline uint16_t oacl_f16_add_nan(uint16_t a, uint16_t b)
  * half gives the same bits as rounding the exact sum directly (no harmful
  * double rounding). The float sum never lands in the float subnormal range
  * (it is 0 or at least 2^-24 in magnitude), so FTZ/DAZ modes don't matter.
+ * The float add itself assumes the default round-to-nearest mode; the
+ * float -> half step rounds to nearest even regardless of the FPU mode.
  */
 static inline uint16_t oacl_f16_add(uint16_t a, uint16_t b)
 {
