@@ -1,0 +1,231 @@
+/*
+ * AVX2 + F16C versions of the vector primitives. This file is compiled with
+ * -mavx2 -mf16c -mfma on x86 (see CMakeLists.txt); vec_ops.c only calls
+ * into it after checking the CPU. On other hosts it provides nothing but a
+ * NULL table.
+ *
+ * Every primitive is one "step" that produces 32 output bytes from
+ * unaligned loads, driven by a common loop (span) and a common decision
+ * about streaming stores (run). Pointers are handled as bytes and accessed
+ * only through unaligned intrinsics or memcpy, so any address works.
+ * Exact aliasing (dst == a or dst == b) is safe: each step loads all its
+ * inputs before it stores, and steps never read what an earlier step wrote.
+ */
+#include "device/cpu/vec_ops_impl.h"
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__AVX2__) && defined(__F16C__)
+
+#include <immintrin.h>
+#include <string.h>
+
+#define OACL_ALWAYS_INLINE inline __attribute__((always_inline))
+
+enum vop { VADD_F16, VADD_F32, VADD_I32, VADD_I16, CVT_F16_F32, CVT_F32_F16 };
+
+/* Element sizes; constant-folded once inlined with a constant op. */
+static OACL_ALWAYS_INLINE size_t in_size(enum vop op)
+{
+    return (op == VADD_F16 || op == VADD_I16 || op == CVT_F16_F32) ? 2 : 4;
+}
+
+static OACL_ALWAYS_INLINE size_t out_size(enum vop op)
+{
+    return (op == VADD_F16 || op == VADD_I16 || op == CVT_F32_F16) ? 2 : 4;
+}
+
+static OACL_ALWAYS_INLINE int is_binary(enum vop op)
+{
+    return op != CVT_F16_F32 && op != CVT_F32_F16;
+}
+
+static OACL_ALWAYS_INLINE __m128i load128(const unsigned char *p)
+{
+    return _mm_loadu_si128((const __m128i_u *)(const void *)p);
+}
+
+static OACL_ALWAYS_INLINE __m256i load256(const unsigned char *p)
+{
+    return _mm256_loadu_si256((const __m256i_u *)(const void *)p);
+}
+
+/* Both the rounding immediate and the "use MXCSR" bit (bit 2) clear:
+   VCVTPS2PH rounds to nearest even whatever MXCSR says. */
+#define OACL_CVTPS_PH_RNE _MM_FROUND_TO_NEAREST_INT
+
+static OACL_ALWAYS_INLINE __m256i pack_halves(__m128i lo, __m128i hi)
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+}
+
+/* Lanes whose float sum is NaN get the scalar NaN rule (see
+   oacl_f16_add_nan). Rare, so kept out of line. */
+static __attribute__((noinline, cold)) __m256i fix_nan_f16(__m256i r, const unsigned char *a,
+                                                           const unsigned char *b, unsigned mask)
+{
+    uint16_t out[16];
+    memcpy(out, &r, sizeof out);
+    for (unsigned i = 0; i < 16; i++) {
+        if (mask & (1u << i)) {
+            uint16_t ha, hb;
+            memcpy(&ha, a + 2 * i, 2);
+            memcpy(&hb, b + 2 * i, 2);
+            out[i] = oacl_f16_add_nan(ha, hb);
+        }
+    }
+    memcpy(&r, out, sizeof out);
+    return r;
+}
+
+/* 16 halves: widen exactly, add in float, round once to half (bit-exact,
+   see oacl_f16_add). */
+static OACL_ALWAYS_INLINE __m256i step_vadd_f16(const unsigned char *a, const unsigned char *b)
+{
+    const __m256 s0 = _mm256_add_ps(_mm256_cvtph_ps(load128(a)), _mm256_cvtph_ps(load128(b)));
+    const __m256 s1 =
+        _mm256_add_ps(_mm256_cvtph_ps(load128(a + 16)), _mm256_cvtph_ps(load128(b + 16)));
+    __m256i r = pack_halves(_mm256_cvtps_ph(s0, OACL_CVTPS_PH_RNE),
+                            _mm256_cvtps_ph(s1, OACL_CVTPS_PH_RNE));
+    const unsigned nan = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(s0, s0, _CMP_UNORD_Q)) |
+                         ((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(s1, s1, _CMP_UNORD_Q)) << 8);
+    if (__builtin_expect(nan != 0, 0))
+        r = fix_nan_f16(r, a, b, nan);
+    return r;
+}
+
+static OACL_ALWAYS_INLINE __m256i step(enum vop op, const unsigned char *a, const unsigned char *b)
+{
+    switch (op) {
+    case VADD_F16:
+        return step_vadd_f16(a, b);
+    case VADD_F32:
+        return _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(load256(a)),
+                                                 _mm256_castsi256_ps(load256(b))));
+    case VADD_I32:
+        return _mm256_add_epi32(load256(a), load256(b)); /* wraps */
+    case VADD_I16:
+        return _mm256_add_epi16(load256(a), load256(b)); /* wraps */
+    case CVT_F16_F32:
+        /* VCVTPH2PS is exact, quiets signalling NaNs like oacl_f16_to_f32. */
+        return _mm256_castps_si256(_mm256_cvtph_ps(load128(a)));
+    case CVT_F32_F16:
+        return pack_halves(
+            _mm256_cvtps_ph(_mm256_castsi256_ps(load256(a)), OACL_CVTPS_PH_RNE),
+            _mm256_cvtps_ph(_mm256_castsi256_ps(load256(a + 32)), OACL_CVTPS_PH_RNE));
+    }
+    return _mm256_setzero_si256();
+}
+
+/*
+ * n elements. With nt set, d must be 32-byte aligned and full steps use
+ * streaming stores (the caller fences). Fewer than a step's worth of
+ * trailing elements are staged through zeroed stack buffers so that one
+ * more full-width step handles them without reading or writing past the
+ * operands (zero inputs can't produce a NaN, so no fix-up cost either).
+ */
+static OACL_ALWAYS_INLINE void span(enum vop op, unsigned char *d, const unsigned char *a,
+                                    const unsigned char *b, size_t n, int nt)
+{
+    const size_t isz = in_size(op), osz = out_size(op), k = 32 / osz;
+    size_t i = 0;
+
+    if (nt) {
+        for (; n - i >= k; i += k)
+            _mm256_stream_si256((__m256i *)(void *)(d + i * osz), step(op, a + i * isz, b + i * isz));
+    } else {
+        for (; n - i >= k; i += k)
+            _mm256_storeu_si256((__m256i_u *)(void *)(d + i * osz),
+                                step(op, a + i * isz, b + i * isz));
+    }
+    if (i < n) {
+        unsigned char ta[64] = {0}, tb[64] = {0}, td[32]; /* a step reads <= 64 B per input */
+        const size_t rem = n - i;
+        memcpy(ta, a + i * isz, rem * isz);
+        if (is_binary(op))
+            memcpy(tb, b + i * isz, rem * isz);
+        _mm256_storeu_si256((__m256i_u *)(void *)td, step(op, ta, tb));
+        memcpy(d + i * osz, td, rem * osz);
+    }
+}
+
+/*
+ * Whole call: streaming stores when the destination is large (see
+ * OACL_VEC_NT_MIN_BYTES_DEFAULT) and can be brought to 32-byte alignment
+ * by peeling whole elements; the peeled head uses ordinary stores. The
+ * sfence orders the weakly-ordered streaming stores before anything this
+ * thread does next (e.g. signalling another block that the data is ready).
+ */
+static OACL_ALWAYS_INLINE void run(enum vop op, void *dst, const void *a, const void *b, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *pa = a, *pb = is_binary(op) ? b : a;
+    const size_t isz = in_size(op), osz = out_size(op);
+    const size_t nt_min = atomic_load_explicit(&oacl_vec_nt_min_bytes, memory_order_relaxed);
+
+    if (n != 0 && n >= nt_min / osz) {
+        const size_t mis = (size_t)((uintptr_t)d & 31u);
+        if (mis % osz == 0) {
+            size_t head = mis ? (32 - mis) / osz : 0;
+            if (head > n)
+                head = n;
+            span(op, d, pa, pb, head, 0);
+            span(op, d + head * osz, pa + head * isz, pb + head * isz, n - head, 1);
+            _mm_sfence();
+            atomic_fetch_add_explicit(&oacl_vec_nt_calls, 1, memory_order_relaxed);
+            return;
+        }
+    }
+    span(op, d, pa, pb, n, 0);
+}
+
+static void avx2_vadd_f16(uint16_t *dst, const uint16_t *a, const uint16_t *b, size_t n)
+{
+    run(VADD_F16, dst, a, b, n);
+}
+
+static void avx2_vadd_f32(float *dst, const float *a, const float *b, size_t n)
+{
+    run(VADD_F32, dst, a, b, n);
+}
+
+static void avx2_vadd_i32(int32_t *dst, const int32_t *a, const int32_t *b, size_t n)
+{
+    run(VADD_I32, dst, a, b, n);
+}
+
+static void avx2_vadd_i16(int16_t *dst, const int16_t *a, const int16_t *b, size_t n)
+{
+    run(VADD_I16, dst, a, b, n);
+}
+
+static void avx2_cvt_f16_to_f32(float *dst, const uint16_t *src, size_t n)
+{
+    run(CVT_F16_F32, dst, src, NULL, n);
+}
+
+static void avx2_cvt_f32_to_f16(uint16_t *dst, const float *src, size_t n)
+{
+    run(CVT_F32_F16, dst, src, NULL, n);
+}
+
+static const struct oacl_vec_ops avx2_ops = {
+    .vadd_f16 = avx2_vadd_f16,
+    .vadd_f32 = avx2_vadd_f32,
+    .vadd_i32 = avx2_vadd_i32,
+    .vadd_i16 = avx2_vadd_i16,
+    .cvt_f16_to_f32 = avx2_cvt_f16_to_f32,
+    .cvt_f32_to_f16 = avx2_cvt_f32_to_f16,
+};
+
+const struct oacl_vec_ops *oacl_vec_ops_avx2(void)
+{
+    return &avx2_ops;
+}
+
+#else /* not x86 with AVX2/F16C enabled for this file */
+
+const struct oacl_vec_ops *oacl_vec_ops_avx2(void)
+{
+    return NULL;
+}
+
+#endif
