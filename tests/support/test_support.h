@@ -1,4 +1,48 @@
-/* Helpers shared by the API-level tests. */
+/*
+ * Helpers shared by the API-level tests (cmocka).
+ *
+ *   ACL_OK(call)                       the call returns ACL_SUCCESS
+ *   ACL_ERR(call, code, "substring")   the call returns exactly `code` and
+ *                                      leaves a recent-error message that
+ *                                      contains the substring (NULL: any
+ *                                      non-empty message)
+ */
 #ifndef OACL_TEST_SUPPORT_H
 #define OACL_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "acl/acl.h"
+
+void oacl_test_check_ok(aclError got, const char *expr, const char *file, int line);
+void oacl_test_check_err(aclError got, aclError want, const char *needle, const char *expr, const char *file,
+                         int line);
+/* Discards pending recent-error text so the next check sees only new lines. */
+void oacl_test_clear_msgs(void);
+
+#define ACL_OK(call)                                                                                                 \
+    do {                                                                                                             \
+        oacl_test_clear_msgs();                                                                                      \
+        oacl_test_check_ok((call), #call, __FILE__, __LINE__);                                                       \
+    } while (0)
+
+#define ACL_ERR(call, code, needle)                                                                                  \
+    do {                                                                                                             \
+        oacl_test_clear_msgs();                                                                                      \
+        oacl_test_check_err((call), (code), (needle), #call, __FILE__, __LINE__);                                    \
+    } while (0)
+
+/* Path of a kernel binary built for the tests (tests/kernels/NAME.c). */
+const char *oacl_test_kernel_path(const char *name);
+
+/* FP16 bit patterns used throughout. */
+#define F16_ONE 0x3C00u
+#define F16_TWO 0x4000u
+#define F16_THREE 0x4200u
+
 #endif
