@@ -9,7 +9,7 @@ void oacl_test_check_ok(aclError got, const char *expr, const char *file, int li
 {
     if (got != ACL_SUCCESS) {
         const char *msg = aclGetRecentErrMsg();
-        cm_print_error("%s:%d: %s returned %d (%s)\n", file, line, expr, got, msg ? msg : "no message");
+        print_error("%s:%d: %s returned %d (%s)\n", file, line, expr, got, msg ? msg : "no message");
         _fail(file, line);
     }
 }
@@ -19,16 +19,16 @@ void oacl_test_check_err(aclError got, aclError want, const char *needle, const 
 {
     const char *msg = aclGetRecentErrMsg();
     if (got != want) {
-        cm_print_error("%s:%d: %s returned %d, expected %d (%s)\n", file, line, expr, got, want,
+        print_error("%s:%d: %s returned %d, expected %d (%s)\n", file, line, expr, got, want,
                        msg ? msg : "no message");
         _fail(file, line);
     }
     if (!msg || !*msg) {
-        cm_print_error("%s:%d: %s returned %d but left no aclGetRecentErrMsg text\n", file, line, expr, got);
+        print_error("%s:%d: %s returned %d but left no aclGetRecentErrMsg text\n", file, line, expr, got);
         _fail(file, line);
     }
     if (needle && !strstr(msg, needle)) {
-        cm_print_error("%s:%d: %s: message \"%s\" does not mention \"%s\"\n", file, line, expr, msg, needle);
+        print_error("%s:%d: %s: message \"%s\" does not mention \"%s\"\n", file, line, expr, msg, needle);
         _fail(file, line);
     }
 }
