@@ -39,3 +39,40 @@ const char *oacl_test_kernel_path(const char *name)
     snprintf(path, sizeof(path), "%s/%s.o", OACL_TEST_KERNEL_DIR, name);
     return path;
 }
+
+void test_buf_alloc(struct test_buf *b, size_t size)
+{
+    b->size = size;
+    ACL_OK(aclrtMallocHost(&b->host, size));
+    ACL_OK(aclrtHostRegisterV2(b->host, size, ACL_HOST_REG_MAPPED));
+    ACL_OK(aclrtHostGetDevicePointer(b->host, &b->dev, 0));
+    memset(b->host, 0, size);
+}
+
+void test_buf_free(struct test_buf *b)
+{
+    ACL_OK(aclrtHostUnregister(b->host));
+    ACL_OK(aclrtFreeHost(b->host));
+    b->host = b->dev = NULL;
+}
+
+aclError test_launch(aclrtFuncHandle f, uint32_t blocks, aclrtStream stream, int n, const void *const *values,
+                     const size_t *sizes)
+{
+    aclrtArgsHandle args;
+    aclrtParamHandle p;
+    aclError rc = aclrtKernelArgsInit(f, &args);
+    for (int i = 0; rc == ACL_SUCCESS && i < n; i++)
+        rc = aclrtKernelArgsAppend(args, (void *)values[i], sizes[i], &p);
+    if (rc == ACL_SUCCESS)
+        rc = aclrtKernelArgsFinalize(args);
+    if (rc == ACL_SUCCESS)
+        rc = aclrtLaunchKernelWithConfig(f, blocks, stream, NULL, args, NULL);
+    return rc;
+}
+
+void test_load(const char *name, const char *kernel, aclrtBinHandle *bin, aclrtFuncHandle *f)
+{
+    ACL_OK(aclrtBinaryLoadFromFile(oacl_test_kernel_path(name), NULL, bin));
+    ACL_OK(aclrtBinaryGetFunction(*bin, kernel, f));
+}

@@ -45,4 +45,21 @@ const char *oacl_test_kernel_path(const char *name);
 #define F16_TWO 0x4000u
 #define F16_THREE 0x4200u
 
+/* A pinned host buffer registered with ACL_HOST_REG_MAPPED, and its device
+ * address (the current thread needs a context). */
+struct test_buf {
+    void *host;
+    void *dev;
+    size_t size;
+};
+void test_buf_alloc(struct test_buf *b, size_t size);
+void test_buf_free(struct test_buf *b);
+
+/* Builds a finalized argument list from n parameters (pointer to each value
+ * and its size) and launches f; returns the launch's result. */
+aclError test_launch(aclrtFuncHandle f, uint32_t blocks, aclrtStream stream, int n, const void *const *values,
+                     const size_t *sizes);
+/* Loads kernel binary `name` (tests/kernels) and looks up `kernel`. */
+void test_load(const char *name, const char *kernel, aclrtBinHandle *bin, aclrtFuncHandle *f);
+
 #endif
