@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test (ctest), three times:
-#   1. a normal build (RelWithDebInfo)      -> build-test/
+#   1. a normal optimised build (Release)  -> build-test/
 #   2. AddressSanitizer + UBSan             -> build-asan/
 #   3. ThreadSanitizer                      -> build-tsan/
 # Set OACL_TEST_STAGES to a subset ("normal asan tsan") to run fewer.
@@ -25,7 +25,7 @@ run_stage() {
 
 for s in $stages; do
   case $s in
-    normal) run_stage "normal" build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo ;;
+    normal) run_stage "normal" build-test -DCMAKE_BUILD_TYPE=Release ;;
     asan) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       run_stage "asan+ubsan" build-asan -DCMAKE_BUILD_TYPE=Debug -DOACL_SANITIZE=address,undefined ;;
     tsan) TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \

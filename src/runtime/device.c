@@ -70,7 +70,7 @@ static aclError device_arg(int32_t id, struct oacl_device **out, const char *fn)
 
 OACL_API aclError aclrtSetDevice(int32_t deviceId)
 {
-    struct oacl_device *dev;
+    struct oacl_device *dev = NULL;
     aclError rc = device_arg(deviceId, &dev, __func__);
     if (rc)
         return rc;
@@ -88,7 +88,7 @@ OACL_API aclError aclrtSetDevice(int32_t deviceId)
 
 static aclError reset_device(int32_t deviceId, bool force, const char *fn)
 {
-    struct oacl_device *dev;
+    struct oacl_device *dev = NULL;
     aclError rc = device_arg(deviceId, &dev, fn);
     if (rc)
         return rc;
@@ -119,7 +119,7 @@ OACL_API aclError aclrtGetDevice(int32_t *deviceId)
 {
     if (!deviceId)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "deviceId is NULL");
-    struct oacl_context *ctx;
+    struct oacl_context *ctx = NULL;
     aclError rc = oacl_ctx_current(&ctx, __func__);
     if (rc)
         return rc;

@@ -22,7 +22,7 @@ static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
 /* Registers [ptr, ptr+size) with V2-style flags (MAPPED and/or PINNED). */
 static aclError do_register(void *ptr, uint64_t size, uint32_t flags, void **dev_out, const char *fn)
 {
-    struct oacl_context *ctx;
+    struct oacl_context *ctx = NULL;
     aclError rc = oacl_ctx_current(&ctx, fn);
     if (rc)
         return rc;
@@ -186,7 +186,7 @@ OACL_API aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", pHost ? "pDevice" : "pHost");
     if (flag != 0)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "flag is %u; it must be 0", flag);
-    struct oacl_context *ctx;
+    struct oacl_context *ctx = NULL;
     aclError rc = oacl_ctx_current(&ctx, __func__);
     if (rc)
         return rc;
@@ -210,7 +210,7 @@ OACL_API aclError aclrtHostUnregister(void *ptr)
 {
     if (!ptr)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "ptr is NULL");
-    struct oacl_context *ctx;
+    struct oacl_context *ctx = NULL;
     aclError rc = oacl_ctx_current(&ctx, __func__);
     if (rc)
         return rc;

@@ -65,7 +65,7 @@ OACL_API aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOp
     aclError rc = check_load_options(options, __func__);
     if (rc)
         return rc;
-    struct oacl_context *ctx;
+    struct oacl_context *ctx = NULL;
     rc = oacl_ctx_current(&ctx, __func__);
     if (rc)
         return rc;

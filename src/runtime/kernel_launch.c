@@ -71,11 +71,11 @@ static aclError parse_cfg(const aclrtLaunchKernelCfg *cfg, struct launch_cfg *ou
 static aclError launch(struct oacl_function *f, uint32_t num_blocks, aclrtStream stream, const struct launch_cfg *c,
                        const void *args, size_t args_size, bool copy_args, const char *fn)
 {
-    struct oacl_context *ctx;
+    struct oacl_context *ctx = NULL;
     aclError rc = oacl_ctx_current(&ctx, fn);
     if (rc)
         return rc;
-    struct oacl_stream *s;
+    struct oacl_stream *s = NULL;
     rc = oacl_stream_resolve(ctx, stream, true, &s, fn);
     if (rc == ACL_SUCCESS) {
         if (f->bin->dev != ctx->dev) {

@@ -21,7 +21,7 @@ OACL_API aclError aclrtMallocHost(void **hostPtr, size_t size)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "hostPtr is NULL");
     if (size == 0)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "size is 0");
-    struct oacl_context *ctx;
+    struct oacl_context *ctx = NULL;
     aclError rc = oacl_ctx_current(&ctx, __func__);
     if (rc)
         return rc;

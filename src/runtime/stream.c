@@ -125,11 +125,11 @@ OACL_API aclError aclrtCreateStream(aclrtStream *stream)
 {
     if (!stream)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "stream is NULL");
-    struct oacl_context *ctx;
+    struct oacl_context *ctx = NULL;
     aclError rc = oacl_ctx_current(&ctx, __func__);
     if (rc)
         return rc;
-    struct oacl_stream *s;
+    struct oacl_stream *s = NULL;
     rc = oacl_stream_create(ctx, false, 0, 0, &s, __func__);
     if (rc == ACL_SUCCESS)
         *stream = s->obj.handle;
@@ -141,11 +141,11 @@ static aclError destroy_stream(aclrtStream stream, bool force, const char *fn)
 {
     if (!stream)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "stream is NULL (the default stream cannot be destroyed)");
-    struct oacl_context *ctx;
+    struct oacl_context *ctx = NULL;
     aclError rc = oacl_ctx_current(&ctx, fn);
     if (rc)
         return rc;
-    struct oacl_stream *s;
+    struct oacl_stream *s = NULL;
     rc = oacl_stream_resolve(ctx, stream, true, &s, fn);
     if (rc == ACL_SUCCESS) {
         if (s->is_default)
@@ -165,11 +165,11 @@ OACL_API aclError aclrtDestroyStreamForce(aclrtStream stream) { return destroy_s
 
 OACL_API aclError aclrtSynchronizeStream(aclrtStream stream)
 {
-    struct oacl_context *ctx;
+    struct oacl_context *ctx = NULL;
     aclError rc = oacl_ctx_current(&ctx, __func__);
     if (rc)
         return rc;
-    struct oacl_stream *s;
+    struct oacl_stream *s = NULL;
     rc = oacl_stream_resolve(ctx, stream, false, &s, __func__);
     if (rc == ACL_SUCCESS) {
         rc = oacl_stream_sync(s, -1, __func__);

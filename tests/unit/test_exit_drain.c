@@ -3,6 +3,7 @@
  * the process exits. A child process launches work and exits at once; the
  * parent checks the work's effect in memory shared with the child.
  */
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>

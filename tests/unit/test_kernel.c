@@ -510,7 +510,7 @@ static void test_launch_kernel_device_blob(void **state)
     assert_int_equal(o[15], 41);
     assert_int_equal(o[16], 0);
 
-    int local;
+    uint64_t local;
     ACL_ERR(aclrtLaunchKernel(NULL, 1, blob.dev, 20, g_stream), ACL_ERROR_INVALID_PARAM, "funcHandle");
     ACL_ERR(aclrtLaunchKernel(f, 1, NULL, 20, g_stream), ACL_ERROR_INVALID_PARAM, "argsData");
     ACL_ERR(aclrtLaunchKernel(f, 0, blob.dev, 20, g_stream), ACL_ERROR_RT_PARAM_INVALID, "numBlocks");

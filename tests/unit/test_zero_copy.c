@@ -126,10 +126,10 @@ static void fill_f16(void *a, void *b, size_t n)
         x[i] = F16_ONE;
         y[i] = F16_TWO;
     }
-    x[0] = 0x7BFF; /* 65504 + 16 rounds to even: 65504 */
-    y[0] = 0x4C00;
-    x[1] = 0x7BFF; /* 65504 + 32 overflows to inf */
-    y[1] = 0x5000;
+    x[0] = 0x7BFF; /* 65504 + 8 rounds back to 65504 */
+    y[0] = 0x4800;
+    x[1] = 0x7BFF; /* 65504 + 16 = 65520, a tie that rounds to even: inf */
+    y[1] = 0x4C00;
     x[2] = 0x0001; /* smallest subnormals */
     y[2] = 0x0001;
     x[3] = 0x8000; /* -0 + -0 = -0 */
