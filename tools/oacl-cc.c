@@ -1478,19 +1478,21 @@ static void oacl_on_marker(struct oacl_scan *sc, size_t m)
         return; /* a block-scope declaration: the definition is elsewhere */
     char *where = oacl_where(lx, m);
     size_t last, lp = oacl_decl_paren(lx, m + 1, lx->n, &last);
-    if (lp == SIZE_MAX || last == SIZE_MAX || lx->t[last].kind != TK_IDENT) {
+    bool named = lp != SIZE_MAX && last != SIZE_MAX && lx->t[last].kind == TK_IDENT;
+    for (size_t i = sc->decl_start; i < m; i++)
+        if (oacl_tok_is(&lx->t[i], "template")) {
+            oacl_error("%s: kernel %s%.*s%sis a function template; kernels must be plain functions "
+                       "(write an extern \"C\" kernel per instantiation)",
+                       where, named ? "'" : "", named ? (int)lx->t[last].len : 0, named ? lx->t[last].s : "",
+                       named ? "' " : "");
+            return;
+        }
+    if (!named) {
         oacl_error("%s: __global__ must be followed by a function declaration", where);
         return;
     }
     const struct oacl_tok *nt = &lx->t[last];
     char *name = oacl_tok_str(nt);
-    for (size_t i = sc->decl_start; i < m; i++)
-        if (oacl_tok_is(&lx->t[i], "template")) {
-            oacl_error("%s: kernel '%s' is a function template; kernels must be plain functions "
-                       "(write an extern \"C\" kernel per instantiation)",
-                       where, name);
-            return;
-        }
     if (sc->opaque && oacl_innermost(sc, false) == SC_CLASS) {
         oacl_error("%s: kernel '%s' is a class member; kernels must be free functions", where, name);
         return;

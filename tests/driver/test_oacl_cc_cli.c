@@ -228,7 +228,8 @@ static void test_template_and_member_kernels(void **state)
 {
     (void)state;
     assert_int_equal(run_cc("-o", SCRATCH "/out.o", BAD "template_kernel.cpp"), 1);
-    assert_log_has("kernel 'templ_kernel' is a function template");
+    assert_log_has("template_kernel.cpp:5: kernel 'templ_kernel' is a function template");
+    assert_log_has("template_kernel.cpp:14: kernel is a function template");
     expect_failure(SCRATCH, SCRATCH "/out.o");
     assert_int_equal(run_cc("-o", SCRATCH "/out.o", BAD "member_kernel.cpp"), 1);
     assert_log_has("kernel 'member_kernel' is a class member");
