@@ -479,9 +479,9 @@ static void oacl_parse_args(int argc, char **argv)
             else
                 oacl_fatal("unsupported language '-x %s' (use c or c++)", v);
         } else if (a[1] == 'O') {
-            if (strchr("0123sgz", a[2]) == NULL || (a[2] && a[3]))
-                if (strcmp(a, "-Ofast") != 0)
-                    oacl_fatal("unknown optimisation option '%s'", a);
+            bool known = a[2] == '\0' || (strchr("0123sgz", a[2]) && a[3] == '\0') || strcmp(a, "-Ofast") == 0;
+            if (!known)
+                oacl_fatal("unknown optimisation option '%s'", a);
             g_opt.opt = a;
         } else if (oacl_starts(a, "-std=")) {
             if (oacl_starts(a + 5, "c++") || oacl_starts(a + 5, "gnu++"))
@@ -594,6 +594,17 @@ static void oacl_finish_options(void)
         s->abs = oacl_strdup(real);
         s->dir = oacl_dirname(real);
     }
+    /* A mistyped command line must not overwrite a source. */
+    char *out_dir = oacl_dirname(g_opt.out);
+    const char *base = strrchr(g_opt.out, '/') ? strrchr(g_opt.out, '/') + 1 : g_opt.out;
+    if (realpath(out_dir, real)) {
+        char *out_abs = oacl_fmt("%s/%s", real, base);
+        for (size_t i = 0; i < g_opt.nsrcs; i++)
+            if (strcmp(out_abs, g_opt.srcs[i].abs) == 0)
+                oacl_fatal("output '%s' is one of the sources", g_opt.out);
+        oacl_xfree(out_abs);
+    }
+    oacl_xfree(out_dir);
     g_opt.soc_profile = oacl_resolve_soc();
 }
 
@@ -1467,19 +1478,21 @@ static void oacl_on_marker(struct oacl_scan *sc, size_t m)
         return; /* a block-scope declaration: the definition is elsewhere */
     char *where = oacl_where(lx, m);
     size_t last, lp = oacl_decl_paren(lx, m + 1, lx->n, &last);
-    if (lp == SIZE_MAX || last == SIZE_MAX || lx->t[last].kind != TK_IDENT) {
+    bool named = lp != SIZE_MAX && last != SIZE_MAX && lx->t[last].kind == TK_IDENT;
+    for (size_t i = sc->decl_start; i < m; i++)
+        if (oacl_tok_is(&lx->t[i], "template")) {
+            oacl_error("%s: kernel %s%.*s%sis a function template; kernels must be plain functions "
+                       "(write an extern \"C\" kernel per instantiation)",
+                       where, named ? "'" : "", named ? (int)lx->t[last].len : 0, named ? lx->t[last].s : "",
+                       named ? "' " : "");
+            return;
+        }
+    if (!named) {
         oacl_error("%s: __global__ must be followed by a function declaration", where);
         return;
     }
     const struct oacl_tok *nt = &lx->t[last];
     char *name = oacl_tok_str(nt);
-    for (size_t i = sc->decl_start; i < m; i++)
-        if (oacl_tok_is(&lx->t[i], "template")) {
-            oacl_error("%s: kernel '%s' is a function template; kernels must be plain functions "
-                       "(write an extern \"C\" kernel per instantiation)",
-                       where, name);
-            return;
-        }
     if (sc->opaque && oacl_innermost(sc, false) == SC_CLASS) {
         oacl_error("%s: kernel '%s' is a class member; kernels must be free functions", where, name);
         return;
@@ -1830,6 +1843,19 @@ static bool oacl_compile(const char *compiler, enum oacl_lang lang, const char *
     return ok;
 }
 
+/* Sanitized kernels get their runtime from the host executable (clang
+ * never links it into shared objects), so --no-undefined cannot hold. */
+static bool oacl_sanitized(void)
+{
+    for (size_t i = 0; i < g_opt.flags.n; i++)
+        if (oacl_starts(g_opt.flags.v[i], "-fsanitize="))
+            return true;
+    for (size_t i = 0; i < g_opt.env_flags.n; i++)
+        if (oacl_starts(g_opt.env_flags.v[i], "-fsanitize="))
+            return true;
+    return false;
+}
+
 static bool oacl_build(void)
 {
     struct oacl_argv objs = {0};
@@ -1878,7 +1904,8 @@ static bool oacl_build(void)
         oacl_argv_pushf(&cmd, "-L%s", g_opt.lib_dir);
         oacl_argv_push(&cmd, "-lacl_rt");
         oacl_argv_pushf(&cmd, "-Wl,-rpath,%s", g_opt.lib_dir);
-        oacl_argv_push(&cmd, "-Wl,--no-undefined");
+        if (!oacl_sanitized())
+            oacl_argv_push(&cmd, "-Wl,--no-undefined");
         oacl_argv_push(&cmd, "-lm");
         ok = oacl_run(&cmd);
         oacl_argv_free(&cmd);

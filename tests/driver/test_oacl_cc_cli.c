@@ -109,6 +109,10 @@ static int run_cc_env(const char *const *env, const char *first, ...)
     size_t len = fread(g_log, 1, sizeof(g_log) - 1, f);
     g_log[len] = '\0';
     fclose(f);
+    /* In sanitizer builds a report also exits non-zero: never let it pass
+     * for an expected failure. */
+    if (strstr(g_log, "Sanitizer") || strstr(g_log, "runtime error:"))
+        fail_msg("oacl-cc hit a sanitizer report:\n%s", g_log);
     return WEXITSTATUS(status);
 }
 
@@ -134,6 +138,19 @@ static void expect_failure(const char *out_dir, const char *out)
     assert_log_has("oacl-cc: error: ");
     assert_false(exists(out));
     assert_int_equal(count_entries(out_dir, "out.o"), 0);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+        assert_int_equal(fwrite(buf, 1, n, out), n);
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
 }
 
 static int setup(void **state)
@@ -211,7 +228,8 @@ static void test_template_and_member_kernels(void **state)
 {
     (void)state;
     assert_int_equal(run_cc("-o", SCRATCH "/out.o", BAD "template_kernel.cpp"), 1);
-    assert_log_has("kernel 'templ_kernel' is a function template");
+    assert_log_has("template_kernel.cpp:5: kernel 'templ_kernel' is a function template");
+    assert_log_has("template_kernel.cpp:14: kernel is a function template");
     expect_failure(SCRATCH, SCRATCH "/out.o");
     assert_int_equal(run_cc("-o", SCRATCH "/out.o", BAD "member_kernel.cpp"), 1);
     assert_log_has("kernel 'member_kernel' is a class member");
@@ -257,6 +275,19 @@ static void test_usage_errors(void **state)
     assert_int_equal(run_cc("--cc=/nonexistent/oacl-test-cc", "-o", SCRATCH "/out.o", CLI "probe.c"), 1);
     assert_log_has("cannot run '/nonexistent/oacl-test-cc'");
     expect_failure(SCRATCH, SCRATCH "/out.o");
+
+    assert_int_equal(run_cc("-O9", "-o", SCRATCH "/out.o", CLI "probe.c"), 1);
+    assert_log_has("unknown optimisation option '-O9'");
+    /* -o naming a source is refused before anything is written. */
+    copy_file(CLI "probe.c", SCRATCH "/probe_copy.c");
+    assert_int_equal(run_cc("-o", SCRATCH "/probe_copy.c", SCRATCH "/probe_copy.c"), 1);
+    assert_log_has("is one of the sources");
+    FILE *f = fopen(SCRATCH "/probe_copy.c", "r");
+    assert_non_null(f);
+    char head[4] = {0};
+    assert_int_equal(fread(head, 1, 3, f), 3);
+    fclose(f);
+    assert_string_equal(head, "/* ");
 
     assert_int_equal(run_cc("--help"), 0);
     assert_log_has("usage: oacl-cc");
@@ -413,18 +444,6 @@ static void test_verbose_and_keep_temps(void **state)
     run_probe(PROBE_O, 2201, OACL_TEST_DEFAULT_SOC);
 }
 
-static void copy_file(const char *from, const char *to)
-{
-    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-    assert_non_null(in);
-    assert_non_null(out);
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-        assert_int_equal(fwrite(buf, 1, n, out), n);
-    fclose(in);
-    assert_int_equal(fclose(out), 0);
-}
 
 static void test_paths_with_spaces(void **state)
 {
@@ -564,6 +583,14 @@ static void test_compiler_selection(void **state)
     kbin_close(&k);
     assert_int_equal(run_cc(cc_opt, "-o", SCRATCH "/out.o", BAD "align16.c"), 1);
     assert_log_has("parameter wide needs alignment > 8");
+
+    /* clang leaves sanitizer runtimes to the executable: a sanitized
+     * kernel links without --no-undefined (not loaded here: this test
+     * process may not carry the runtime). */
+    const char *san[] = {"OACL_KERNEL_CFLAGS=-fsanitize=address", NULL};
+    assert_int_equal(run_cc_with(san, "-v", cc_opt, cxx_opt, "-o", SCRATCH "/san.o", SRC "mixed_cpp.cpp"), 0);
+    assert_log_lacks("--no-undefined");
+    assert_true(exists(SCRATCH "/san.o"));
 }
 
 int main(void)
