@@ -316,8 +316,8 @@ static void exec_start_once(void)
 
 int oacl_exec_start(const struct oacl_soc_profile *soc)
 {
-    if (!g_exec_soc)
-        g_exec_soc = soc;
+    const struct oacl_soc_profile *unset = NULL;
+    __atomic_compare_exchange_n(&g_exec_soc, &unset, soc, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
     pthread_once(&g_exec_once, exec_start_once);
     return g_exec.start_error;
 }

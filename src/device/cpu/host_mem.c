@@ -36,13 +36,7 @@
 #define MADV_POPULATE_READ 22
 #endif
 
-static size_t page_size(void)
-{
-    static size_t ps;
-    if (!ps)
-        ps = (size_t)sysconf(_SC_PAGESIZE);
-    return ps;
-}
+static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
 
 static size_t round_pages(size_t n) { return (n + page_size() - 1) & ~(page_size() - 1); }
 
