@@ -135,9 +135,15 @@ static inline int oacl_run_child(const char *mode, const char *const *env, char 
         nenv++;
     while (env && env[nover])
         nover++;
-    char **envp = calloc(nenv + nover + 1, sizeof(char *));
+    char **envp = calloc(nenv + nover + 2, sizeof(char *));
     if (!envp)
         return -1;
+    /* ThreadSanitizer waits a second at exit for late reports; the children
+       report at detection time, so skip that (keeping any other options). */
+    static char tsan_opts[1024];
+    const char *old_tsan = getenv("TSAN_OPTIONS");
+    snprintf(tsan_opts, sizeof(tsan_opts), "TSAN_OPTIONS=%s%satexit_sleep_ms=0", old_tsan ? old_tsan : "",
+             old_tsan && *old_tsan ? ":" : "");
     size_t k = 0;
     for (size_t i = 0; i < nenv; i++) {
         int overridden = 0;
@@ -146,9 +152,21 @@ static inline int oacl_run_child(const char *mode, const char *const *env, char 
         if (!overridden)
             envp[k++] = environ[i];
     }
-    for (size_t j = 0; j < nover; j++)
+    int tsan_overridden = 0;
+    for (size_t j = 0; j < nover; j++) {
+        tsan_overridden |= oacl_env_same_name(tsan_opts, env[j]);
         if (strchr(env[j], '='))
             envp[k++] = (char *)env[j];
+    }
+    if (!tsan_overridden) {
+        for (size_t i = 0; i < k;) {
+            if (oacl_env_same_name(envp[i], "TSAN_OPTIONS"))
+                envp[i] = envp[--k]; /* replaced below */
+            else
+                i++;
+        }
+        envp[k++] = tsan_opts;
+    }
     envp[k] = NULL;
 
     int pipefd[2] = {-1, -1};

@@ -744,7 +744,60 @@ static void test_nothing_on_stdout(void **state)
     }
 }
 
+struct first_use {
+    pthread_barrier_t *barrier;
+    int32_t id;
+    int ok;
+};
+
+static void *first_use_thread(void *p)
+{
+    struct first_use *f = p;
+    pthread_barrier_wait(f->barrier);
+    int ok = aclrtSetDevice(f->id) == ACL_SUCCESS;
+    aclrtStream s;
+    ok &= aclrtCreateStream(&s) == ACL_SUCCESS;
+    ok &= aclrtSynchronizeStream(s) == ACL_SUCCESS;
+    ok &= aclrtDestroyStream(s) == ACL_SUCCESS;
+    ok &= aclrtResetDevice(f->id) == ACL_SUCCESS;
+    f->ok = ok;
+    return NULL;
+}
+
+/* In a fresh process, threads open different devices for the first time at
+ * once (the in-process tests find the devices already opened). Under
+ * ThreadSanitizer this checks the first-open path for data races.
+ *
+ * BUG (fails under TSan only): executor.c oacl_exec_start() reads and writes
+ * the global g_exec_soc ("if (!g_exec_soc) g_exec_soc = soc;") before its
+ * pthread_once, while callers hold only their own device's lock, so two
+ * threads opening different devices race on it. */
+static void child_first_use_concurrent(void)
+{
+    pthread_barrier_t barrier;
+    CHILD_CHECK(pthread_barrier_init(&barrier, NULL, NDEV) == 0);
+    struct first_use f[NDEV];
+    pthread_t th[NDEV];
+    for (int i = 0; i < NDEV; i++) {
+        f[i] = (struct first_use){.barrier = &barrier, .id = i, .ok = 0};
+        CHILD_CHECK(pthread_create(&th[i], NULL, first_use_thread, &f[i]) == 0);
+    }
+    for (int i = 0; i < NDEV; i++) {
+        CHILD_CHECK(pthread_join(th[i], NULL) == 0);
+        CHILD_CHECK(f[i].ok);
+    }
+    pthread_barrier_destroy(&barrier);
+}
+
+static void test_first_use_concurrent(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 3; i++)
+        ASSERT_CHILD_OK("first_use_concurrent", "OACL_DEVICE_COUNT", "OACL_SOC");
+}
+
 static const struct oacl_child_mode g_modes[] = {
+    {"first_use_concurrent", child_first_use_concurrent},
     {"device_count", child_device_count}, {"no_devices", child_no_devices}, {"soc", child_soc},
     {"soc_unknown", child_soc_unknown},   {"quiet", child_quiet},
 };
@@ -781,6 +834,7 @@ int main(int argc, char **argv)
         T(test_config_soc),
         T(test_config_soc_unknown),
         T(test_nothing_on_stdout),
+        T(test_first_use_concurrent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
