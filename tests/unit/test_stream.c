@@ -596,7 +596,16 @@ static void *racer_thread(void *p)
     return NULL;
 }
 
-/* Threads destroying the same stream at once: exactly one succeeds. */
+/* Threads destroying the same stream at once: exactly one succeeds.
+ *
+ * BUG (fails under TSan only): stream.c oacl_stream_teardown() passes
+ * `s->obj.handle` to oacl_handle_retire(), reading the field without the
+ * handle-table lock, while the winning thread's oacl_handle_retire()
+ * (handle.c) writes `o->handle = NULL` under that lock: a data race (the
+ * losers then retire NULL or a stale value and get 107017, which is why the
+ * outcome is right). Suggested fix: have destroy_stream() pass the handle
+ * value the caller gave (the `stream` argument, already validated) to the
+ * teardown, or access obj->handle atomically. */
 static void test_concurrent_destroy_same_stream(void **state)
 {
     (void)state;
@@ -637,6 +646,95 @@ static void test_concurrent_destroy_same_stream(void **state)
     ACL_OK(aclrtSynchronizeStream(NULL));
 }
 
+struct creator {
+    pthread_barrier_t *barrier;
+    aclrtStream *made;
+    int cap, n;
+    aclError last;
+};
+
+/* Creates streams on device 2 until that fails (the device gets reset). */
+static void *creator_thread(void *p)
+{
+    struct creator *c = p;
+    c->n = 0;
+    c->last = aclrtSetDevice(2);
+    pthread_barrier_wait(c->barrier);
+    while (c->last == ACL_SUCCESS && c->n < c->cap) {
+        aclrtStream s;
+        c->last = aclrtCreateStream(&s);
+        if (c->last == ACL_SUCCESS)
+            c->made[c->n++] = s;
+    }
+    (void)aclGetRecentErrMsg();
+    return NULL;
+}
+
+/*
+ * A stream creation racing with the final reset of its device either fails
+ * (107002) or yields a stream that the reset destroys: after the reset no
+ * stream of the old default context may be alive.
+ *
+ * BUG: stream.c aclrtCreateStream() takes the current context (a reference)
+ * and then oacl_stream_create() links the new stream into ctx->streams
+ * without checking that the context is still live. When
+ * oacl_context_teardown() (run by aclrtResetDevice/ResetDeviceForce on
+ * another thread) retires the context and drains ctx->streams in between,
+ * the stream is linked afterwards: the creation succeeds, the handle stays
+ * live in a dead context, it can never be destroyed (no thread can make that
+ * context current again: 107003/107002) and it leaks. Suggested fix: in
+ * oacl_stream_create, under ctx->lock, refuse to link (and fail with
+ * ACL_ERROR_RT_CONTEXT_NULL) once the context is retired, e.g. a `dead` flag
+ * set by oacl_context_teardown under ctx->lock before it drains the list.
+ * The race is hit within a few dozen rounds on a 2-core machine; with a
+ * correct runtime the test can never fail.
+ *
+ * BUG (same window, reported by TSan as heap-use-after-free): once
+ * oacl_stream_create() has linked the stream into ctx->streams it holds no
+ * reference of its own, so a concurrent teardown can retire and free it
+ * before aclrtCreateStream() reads `*stream = s->obj.handle` (stream.c) -
+ * a read of freed memory, and a garbage handle returned as success.
+ * Suggested fix: keep the handle value returned by oacl_handle_create() in a
+ * local and return that (or hold a reference until the caller is done).
+ */
+static void test_reset_while_creating(void **state)
+{
+    (void)state;
+    enum { ROUNDS = 1000, CAP = 4096 };
+    aclrtStream *made = calloc(CAP, sizeof(*made));
+    assert_non_null(made);
+    pthread_barrier_t barrier;
+    pthread_barrier_init(&barrier, NULL, 2);
+    int bad_round = -1, bad_index = -1, bad_total = 0;
+    for (int round = 0; round < ROUNDS && bad_round < 0; round++) {
+        struct creator c = {.barrier = &barrier, .made = made, .cap = CAP};
+        pthread_t th;
+        assert_int_equal(pthread_create(&th, NULL, creator_thread, &c), 0);
+        pthread_barrier_wait(&barrier);
+        ACL_OK(aclrtResetDeviceForce(2));
+        assert_int_equal(pthread_join(th, NULL), 0);
+        if (c.n < CAP)
+            assert_int_equal(c.last, ACL_ERROR_RT_CONTEXT_NULL);
+        /* From a new context on the device: every old handle must be dead. */
+        ACL_OK(aclrtSetDevice(2));
+        for (int i = 0; i < c.n; i++) {
+            aclError rc = aclrtSynchronizeStream(made[i]);
+            (void)aclGetRecentErrMsg();
+            if (rc != ACL_ERROR_RT_INVALID_HANDLE && bad_round < 0) {
+                bad_round = round;
+                bad_index = i;
+                bad_total = c.n;
+            }
+        }
+        ACL_OK(aclrtResetDeviceForce(2));
+    }
+    pthread_barrier_destroy(&barrier);
+    free(made);
+    if (bad_round >= 0)
+        fail_msg("round %d: stream %d of %d created during the reset is still alive after it", bad_round, bad_index,
+                 bad_total);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup_test, teardown_test)
 
 int main(void)
@@ -663,6 +761,7 @@ int main(void)
         T(test_reset_other_device_keeps_streams),
         T(test_concurrent_create_destroy),
         T(test_concurrent_destroy_same_stream),
+        T(test_reset_while_creating),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
