@@ -679,8 +679,15 @@ static void test_err_msg_mode_process(void **state)
     /* The last-error slot stays per thread in either mode. */
     assert_int_equal(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
     ACL_OK(aclFinalize());
-    /* A new aclInit without configuration goes back to per-thread text. */
+    /* A new aclInit without configuration goes back to per-thread text... */
     ACL_OK(aclInit(NULL));
+    run_thread(fail_set_device, NULL);
+    assert_null(aclGetRecentErrMsg());
+    ACL_OK(aclFinalize());
+    /* ...and so does one whose configuration does not name the key. */
+    ACL_OK(aclInit(write_file("mode1.json", "{\"err_msg_mode\": \"1\"}")));
+    ACL_OK(aclFinalize());
+    ACL_OK(aclInit(write_file("nomode.json", "{\"dump\": {}}")));
     run_thread(fail_set_device, NULL);
     assert_null(aclGetRecentErrMsg());
 }
@@ -784,6 +791,25 @@ static void test_default_device_zero(void **state)
     assert_int_equal(r.dev, 7);
 }
 
+/* The finalize done by the last aclFinalizeReference disables it too. */
+static void test_default_device_finalize_reference(void **state)
+{
+    (void)state;
+    ACL_OK(aclInit(write_file("dd3.json", "{\"defaultDevice\": {\"default_device\": \"3\"}}")));
+    ACL_ERR(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE, NULL);
+    struct get_device_result r;
+    uint64_t left = 9;
+    ACL_OK(aclFinalizeReference(&left));
+    assert_int_equal(left, 1);
+    run_thread(get_device_fresh, &r); /* still initialised: still in effect */
+    assert_int_equal(r.rc, ACL_SUCCESS);
+    assert_int_equal(r.dev, 3);
+    ACL_OK(aclFinalizeReference(&left));
+    assert_int_equal(left, 0);
+    run_thread(get_device_fresh, &r);
+    assert_int_equal(r.rc, ACL_ERROR_RT_CONTEXT_NULL);
+}
+
 static void test_default_device_bad_values(void **state)
 {
     (void)state;
@@ -816,6 +842,36 @@ static void test_default_device_bad_values(void **state)
         assert_false(is_initialized());
     }
     assert_int_equal(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
+}
+
+/*
+ * BUG: json.c parse_string() turns the escape \u0000 into a NUL byte inside
+ * the returned C string, so apply_config() (init.c) compares only the part
+ * before it: "1\u0000x" is taken for err_msg_mode "1" and "2\u0000x" for
+ * default_device "2" instead of being rejected as invalid values (100000).
+ * Suggested fix: reject \u0000 in the parser (or keep string lengths and
+ * compare them), so a value with an embedded NUL never equals a valid one.
+ */
+static void test_config_embedded_nul(void **state)
+{
+    (void)state;
+    aclError rc = aclInit(write_file("nulmode.json", "{\"err_msg_mode\": \"1\\u0000x\"}"));
+    const char *msg = aclGetRecentErrMsg();
+    char copy[512];
+    snprintf(copy, sizeof(copy), "%s", msg ? msg : "(null)");
+    reset_acl();
+    int ok = rc == ACL_ERROR_INVALID_PARAM;
+    if (!ok)
+        print_error("err_msg_mode \"1\\u0000x\": aclInit returned %d (%s), expected 100000\n", rc, copy);
+    rc = aclInit(write_file("nuldd.json", "{\"defaultDevice\": {\"default_device\": \"2\\u0000x\"}}"));
+    msg = aclGetRecentErrMsg();
+    snprintf(copy, sizeof(copy), "%s", msg ? msg : "(null)");
+    reset_acl();
+    if (rc != ACL_ERROR_INVALID_PARAM) {
+        print_error("default_device \"2\\u0000x\": aclInit returned %d (%s), expected 100000\n", rc, copy);
+        ok = 0;
+    }
+    assert_true(ok);
 }
 
 /* ---- version queries ------------------------------------------------------------------ */
@@ -1134,7 +1190,9 @@ int main(int argc, char **argv)
         T(test_config_no_partial_effect),
         T(test_default_device),
         T(test_default_device_zero),
+        T(test_default_device_finalize_reference),
         T(test_default_device_bad_values),
+        T(test_config_embedded_nul),
         T(test_version_str),
         T(test_version_str_errors),
         T(test_version_num),
