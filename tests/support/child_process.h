@@ -184,7 +184,7 @@ static inline int oacl_run_child(const char *mode, const char *const *env, char 
     }
     char *argv[] = {self, (char *)OACL_CHILD_FLAG, (char *)mode, NULL};
     pid_t pid;
-    /* Whatever the parent buffered must not be written twice. */
+    /* Keep the parent's and the child's output in order. */
     fflush(stdout);
     fflush(stderr);
     int e = posix_spawn(&pid, self, &fa, NULL, argv, envp);
@@ -200,9 +200,9 @@ static inline int oacl_run_child(const char *mode, const char *const *env, char 
                 continue;
             if (r <= 0)
                 break;
-            size_t take = (size_t)r;
-            if (outlen && take > outlen - 1 - used)
-                take = outlen - 1 - used;
+            size_t take = (size_t)r, room = outlen ? outlen - 1 - used : 0;
+            if (take > room)
+                take = room;
             memcpy(out + used, buf, take);
             used += take;
         }
