@@ -139,6 +139,15 @@ bool oacl_handle_retire(const void *h, enum oacl_htype type)
     return true;
 }
 
+bool oacl_obj_retire(struct oacl_obj *o)
+{
+    pthread_mutex_lock(&g_lock);
+    void *h = o->handle;
+    pthread_mutex_unlock(&g_lock);
+    /* A concurrent retire between the two locks makes this one fail. */
+    return h && oacl_handle_retire(h, (enum oacl_htype)o->type);
+}
+
 void oacl_obj_ref(struct oacl_obj *o) { __atomic_add_fetch(&o->refs, 1, __ATOMIC_RELAXED); }
 
 void oacl_obj_put(struct oacl_obj *o)

@@ -47,6 +47,10 @@ struct oacl_obj *oacl_handle_get_any(const void *h, enum oacl_htype *type_out);
  * if h was not live (already retired, or not of this type). */
 bool oacl_handle_retire(const void *h, enum oacl_htype type);
 
+/* Retires the object's own handle; safe against concurrent retires (only
+ * one caller gets true). */
+bool oacl_obj_retire(struct oacl_obj *o);
+
 void oacl_obj_ref(struct oacl_obj *o);
 void oacl_obj_put(struct oacl_obj *o);
 

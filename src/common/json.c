@@ -39,7 +39,7 @@ static int hexval(char c)
 }
 
 /* Parses a string at p->s (on the opening quote); returns a malloc'd copy. */
-static char *parse_string(struct parser *p)
+static char *parse_string(struct parser *p, size_t *len_out)
 {
     p->s++;
     size_t cap = 16, n = 0;
@@ -80,6 +80,7 @@ static char *parse_string(struct parser *p)
                     }
                     cp = cp * 16 + (unsigned)h;
                 }
+
                 /* UTF-8 encode (surrogates kept as-is: the values are only compared). */
                 if (cp < 0x80) {
                     buf[0] = (char)cp;
@@ -121,6 +122,8 @@ static char *parse_string(struct parser *p)
     }
     p->s++; /* closing quote */
     out[n] = '\0';
+    if (len_out)
+        *len_out = n;
     return out;
 }
 
@@ -153,7 +156,7 @@ static struct oacl_json *parse_container(struct parser *p, int is_object)
                 p->err = "expected a member name";
                 goto fail;
             }
-            key = parse_string(p);
+            key = parse_string(p, NULL);
             if (!key)
                 goto fail;
             skip_ws(p);
@@ -259,7 +262,8 @@ static struct oacl_json *parse_value(struct parser *p)
     if (c == '{' || c == '[')
         return parse_container(p, c == '{');
     if (c == '"') {
-        char *s = parse_string(p);
+        size_t n = 0;
+        char *s = parse_string(p, &n);
         if (!s)
             return NULL;
         struct oacl_json *v = new_value(p, OACL_JSON_STRING);
@@ -268,6 +272,7 @@ static struct oacl_json *parse_value(struct parser *p)
             return NULL;
         }
         v->str = s;
+        v->len = n;
         return v;
     }
     if (match_word(p, "true") || match_word(p, "false")) {

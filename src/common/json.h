@@ -13,7 +13,8 @@ enum oacl_json_type { OACL_JSON_NULL, OACL_JSON_BOOL, OACL_JSON_NUMBER, OACL_JSO
 struct oacl_json {
     enum oacl_json_type type;
     char *key;               /* member name inside an object */
-    char *str;               /* string value (decoded) */
+    char *str;               /* string value (decoded, NUL-terminated) */
+    size_t len;              /* its length: a \u0000 escape puts a NUL inside */
     double num;
     int boolean;
     struct oacl_json *child; /* first element / member */

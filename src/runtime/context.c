@@ -32,11 +32,11 @@ aclError oacl_context_create_locked(struct oacl_device *dev, bool is_default, st
         free(ctx);
         return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "handle table exhausted");
     }
-    aclError rc = oacl_stream_create(ctx, true, 0, 0, &ctx->default_stream, fn);
+    aclError rc = oacl_stream_create(ctx, true, 0, 0, &ctx->default_stream, NULL, fn);
     if (rc == ACL_SUCCESS)
         oacl_obj_ref(&ctx->default_stream->obj); /* the context's own reference */
     if (rc) {
-        oacl_handle_retire(ctx->obj.handle, OACL_H_CONTEXT);
+        oacl_obj_retire(&ctx->obj);
         return rc;
     }
     *out = ctx;
@@ -45,9 +45,13 @@ aclError oacl_context_create_locked(struct oacl_device *dev, bool is_default, st
 
 void oacl_context_teardown(struct oacl_context *ctx)
 {
-    /* Retire first so that no new stream can be created in it. */
+    /* Retire first so that threads stop finding it, and mark it dead so that
+       calls already holding it cannot add streams. */
     oacl_obj_ref(&ctx->obj);
-    oacl_handle_retire(ctx->obj.handle, OACL_H_CONTEXT);
+    oacl_obj_retire(&ctx->obj);
+    pthread_mutex_lock(&ctx->lock);
+    ctx->dead = true;
+    pthread_mutex_unlock(&ctx->lock);
     for (;;) {
         pthread_mutex_lock(&ctx->lock);
         struct oacl_stream *s = ctx->streams;

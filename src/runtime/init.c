@@ -133,7 +133,9 @@ static bool version_number(const char *v, int32_t *out)
             return false;
         errno = 0;
         part[i] = strtol(s, &end, 10);
-        if (errno || part[i] > 99 || (i == 0 && part[i] > 200))
+        /* Minor and patch have two decimal digits in the encoding; the
+           major part is bounded only by int32_t (X * 10^7). */
+        if (errno || (i > 0 && part[i] > 99) || (i == 0 && part[i] > 214))
             return false;
         s = end;
         if (i < 2) {
@@ -206,7 +208,7 @@ static aclError apply_config(const struct oacl_json *root, const char *path)
     int32_t default_device = -1;
     const struct oacl_json *v = oacl_json_get(root, "err_msg_mode");
     if (v) {
-        if (v->type != OACL_JSON_STRING || (strcmp(v->str, "0") != 0 && strcmp(v->str, "1") != 0))
+        if (v->type != OACL_JSON_STRING || v->len != 1 || (v->str[0] != '0' && v->str[0] != '1'))
             return oacl_fail(ACL_ERROR_INVALID_PARAM, "aclInit", "%s: err_msg_mode must be \"0\" or \"1\"", path);
         global_msgs = v->str[0] == '1';
     }
@@ -215,7 +217,7 @@ static aclError apply_config(const struct oacl_json *root, const char *path)
         const struct oacl_json *id = oacl_json_get(dd, "default_device");
         char *end = NULL;
         long n = -1;
-        if (id && id->type == OACL_JSON_STRING && id->str[0])
+        if (id && id->type == OACL_JSON_STRING && id->str[0] && strlen(id->str) == id->len)
             n = strtol(id->str, &end, 10);
         if (!id || id->type != OACL_JSON_STRING || !end || *end || n < 0 ||
             n >= (long)oacl_config()->device_count)

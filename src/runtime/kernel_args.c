@@ -22,10 +22,10 @@ static pthread_once_t g_args_once = PTHREAD_ONCE_INIT;
 static void args_reset(struct oacl_args *a)
 {
     if (a->obj.handle)
-        oacl_handle_retire(a->obj.handle, OACL_H_ARGS);
+        oacl_obj_retire(&a->obj);
     for (uint32_t i = 0; i < a->num_params; i++)
         if (a->params[i].obj.handle)
-            oacl_handle_retire(a->params[i].obj.handle, OACL_H_PARAM);
+            oacl_obj_retire(&a->params[i].obj);
     if (a->func)
         oacl_obj_put(&a->func->obj);
     a->func = NULL;

@@ -160,7 +160,7 @@ OACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
     pthread_mutex_lock(&b->lock);
     for (uint32_t i = 0; i < b->num_kernels; i++) {
         if (b->funcs[i]) {
-            oacl_handle_retire(b->funcs[i]->obj.handle, OACL_H_FUNC);
+            oacl_obj_retire(&b->funcs[i]->obj);
             b->funcs[i] = NULL;
         }
     }

@@ -61,7 +61,11 @@ struct oacl_device {
     struct oacl_context *default_ctx;   /* live while set_count > 0 */
     struct oacl_bdev *bdev;             /* backend device, opened on first use */
     uint32_t next_stream_id;            /* atomic */
+    uint32_t streams;                   /* atomic: live streams, default ones included */
 };
+
+/* Streams per device, default streams included (CANN: 512..2048). */
+#define OACL_MAX_STREAMS_PER_DEVICE 2048u
 
 const struct oacl_backend_ops *oacl_backend(void);
 /* Checks OACL_SOC and the device count; fn names the caller in messages. */
@@ -79,8 +83,9 @@ struct oacl_context {
     struct oacl_device *dev;
     bool is_default;
     struct oacl_stream *default_stream;
-    pthread_mutex_t lock;               /* protects the stream list */
+    pthread_mutex_t lock;               /* protects the stream list and dead */
     struct oacl_stream *streams;        /* created streams, newest first */
+    bool dead;                          /* being torn down: no new streams */
 };
 
 /* A new context on dev with its default stream (device lock held). */
@@ -111,8 +116,10 @@ struct oacl_stream {
     struct oacl_stream *next, *prev;    /* in ctx->streams */
 };
 
+/* Creates a stream in ctx; *out (the object, only safe to use for a
+ * default stream, which its context owns) and *handle_out are optional. */
 aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t priority, uint32_t flags,
-                            struct oacl_stream **out, const char *fn);
+                            struct oacl_stream **out, void **handle_out, const char *fn);
 /*
  * Resolves an aclrtStream argument (+1 reference): NULL is the default
  * stream of ctx. With for_enqueue, a stream of another context is

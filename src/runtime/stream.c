@@ -12,21 +12,31 @@ static void stream_destroy(struct oacl_obj *o)
     struct oacl_stream *s = (struct oacl_stream *)o;
     /* Last reference: nothing can queue work on it any more. */
     oacl_backend()->queue_destroy(s->queue);
+    __atomic_sub_fetch(&s->ctx->dev->streams, 1, __ATOMIC_RELAXED);
     if (!s->is_default)
         oacl_obj_put(&s->ctx->obj);
     free(s);
 }
 
 aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t priority, uint32_t flags,
-                            struct oacl_stream **out, const char *fn)
+                            struct oacl_stream **out, void **handle_out, const char *fn)
 {
+    struct oacl_device *dev = ctx->dev;
+    if (__atomic_add_fetch(&dev->streams, 1, __ATOMIC_RELAXED) > OACL_MAX_STREAMS_PER_DEVICE) {
+        __atomic_sub_fetch(&dev->streams, 1, __ATOMIC_RELAXED);
+        return oacl_fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, fn, "device %d already has %u streams", dev->id,
+                         OACL_MAX_STREAMS_PER_DEVICE);
+    }
     struct oacl_stream *s = calloc(1, sizeof(*s));
-    if (!s)
+    if (!s) {
+        __atomic_sub_fetch(&dev->streams, 1, __ATOMIC_RELAXED);
         return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "out of memory for a stream");
+    }
     char err[OACL_BACKEND_ERRLEN] = "";
-    int rc = oacl_backend()->queue_create(ctx->dev->bdev, &s->queue, err);
+    int rc = oacl_backend()->queue_create(dev->bdev, &s->queue, err);
     if (rc) {
         free(s);
+        __atomic_sub_fetch(&dev->streams, 1, __ATOMIC_RELAXED);
         return oacl_fail(rc, fn, "%s", err);
     }
     /* A created stream keeps its context alive; the default stream is owned
@@ -37,23 +47,39 @@ aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t 
     s->is_default = is_default;
     s->priority = priority;
     s->flags = flags;
-    s->id = (int32_t)__atomic_fetch_add(&ctx->dev->next_stream_id, 1, __ATOMIC_RELAXED);
-    if (!oacl_handle_create(&s->obj, OACL_H_STREAM, stream_destroy)) {
+    s->id = (int32_t)__atomic_fetch_add(&dev->next_stream_id, 1, __ATOMIC_RELAXED);
+    /* The handle value is kept here: once the stream is linked into its
+       context, a concurrent teardown may retire and free it at any time. */
+    void *handle = oacl_handle_create(&s->obj, OACL_H_STREAM, stream_destroy);
+    if (!handle) {
         oacl_backend()->queue_destroy(s->queue);
         if (!is_default)
             oacl_obj_put(&ctx->obj);
         free(s);
+        __atomic_sub_fetch(&dev->streams, 1, __ATOMIC_RELAXED);
         return oacl_fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, fn, "handle table exhausted");
     }
     if (!is_default) {
         pthread_mutex_lock(&ctx->lock);
-        s->next = ctx->streams;
-        if (ctx->streams)
-            ctx->streams->prev = s;
-        ctx->streams = s;
+        bool dead = ctx->dead;
+        if (!dead) {
+            s->next = ctx->streams;
+            if (ctx->streams)
+                ctx->streams->prev = s;
+            ctx->streams = s;
+        }
         pthread_mutex_unlock(&ctx->lock);
+        if (dead) {
+            /* The context is being destroyed (device reset on another
+               thread): the stream must not outlive it. */
+            oacl_obj_retire(&s->obj);
+            return oacl_fail(ACL_ERROR_RT_CONTEXT_NULL, fn, "the current context was destroyed meanwhile");
+        }
     }
-    *out = s;
+    if (out)
+        *out = s;
+    if (handle_out)
+        *handle_out = handle;
     return ACL_SUCCESS;
 }
 
@@ -89,7 +115,7 @@ bool oacl_stream_teardown(struct oacl_stream *s, bool force)
 {
     /* Retiring first makes this the only teardown and stops new work:
        launches on the handle fail from here on. */
-    if (!oacl_handle_retire(s->obj.handle, OACL_H_STREAM))
+    if (!oacl_obj_retire(&s->obj))
         return false;
     if (!s->is_default) {
         struct oacl_context *ctx = s->ctx;
@@ -129,11 +155,11 @@ OACL_API aclError aclrtCreateStream(aclrtStream *stream)
     aclError rc = oacl_ctx_current(&ctx, __func__);
     if (rc)
         return rc;
-    struct oacl_stream *s = NULL;
-    rc = oacl_stream_create(ctx, false, 0, 0, &s, __func__);
-    if (rc == ACL_SUCCESS)
-        *stream = s->obj.handle;
+    void *handle = NULL;
+    rc = oacl_stream_create(ctx, false, 0, 0, NULL, &handle, __func__);
     oacl_obj_put(&ctx->obj);
+    if (rc == ACL_SUCCESS)
+        *stream = handle;
     return rc;
 }
 

@@ -766,12 +766,8 @@ static void *first_use_thread(void *p)
 
 /* In a fresh process, threads open different devices for the first time at
  * once (the in-process tests find the devices already opened). Under
- * ThreadSanitizer this checks the first-open path for data races.
- *
- * BUG (fails under TSan only): executor.c oacl_exec_start() reads and writes
- * the global g_exec_soc ("if (!g_exec_soc) g_exec_soc = soc;") before its
- * pthread_once, while callers hold only their own device's lock, so two
- * threads opening different devices race on it. */
+ * ThreadSanitizer this checks the first-open path for data races
+ * (regression: the executor's SoC pointer was set without synchronisation). */
 static void child_first_use_concurrent(void)
 {
     pthread_barrier_t barrier;

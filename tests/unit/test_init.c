@@ -845,12 +845,9 @@ static void test_default_device_bad_values(void **state)
 }
 
 /*
- * BUG: json.c parse_string() turns the escape \u0000 into a NUL byte inside
- * the returned C string, so apply_config() (init.c) compares only the part
- * before it: "1\u0000x" is taken for err_msg_mode "1" and "2\u0000x" for
- * default_device "2" instead of being rejected as invalid values (100000).
- * Suggested fix: reject \u0000 in the parser (or keep string lengths and
- * compare them), so a value with an embedded NUL never equals a valid one.
+ * A \u0000 escape puts a NUL inside a decoded string; such a value must not
+ * pass for a valid one ("1\u0000x" is not err_msg_mode "1"): 100000.
+ * (Regression: the comparison used to stop at the NUL.)
  */
 static void test_config_embedded_nul(void **state)
 {
@@ -1116,11 +1113,8 @@ static void test_version_encoding(void **state)
     assert_true(ok);
 }
 
-/* BUG: init.c version_number() rejects a major version above 99: its
- * "part[i] > 99" test also applies to the major part, which makes the
- * intended "i == 0 && part[i] > 200" limit dead code. X*10^7 fits int32 up
- * to X = 214 and the spec (4.1) sets no bound, so 100.0.0 .. 200.99.99 must
- * encode. */
+/* A major version above 99 encodes fine (X * 10^7 fits an int32_t up to
+ * 214). (Regression: majors above 99 used to be rejected.) */
 static void test_version_major_above_99(void **state)
 {
     (void)state;

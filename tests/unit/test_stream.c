@@ -415,11 +415,8 @@ static void test_thousand_streams(void **state)
 }
 
 /*
- * BUG: spec 4.4 sets a per-device stream limit for oacl ("a configurable
- * limit (default 2048 per device)", exhaustion -> ACL_ERROR_RT_NO_STREAM_RESOURCE
- * 207008), but stream.c (oacl_stream_create) enforces none: creation only
- * fails when the process-wide handle table (16M slots) is full.
- * The test accepts the limit counted with or without the default stream.
+ * Streams per device are limited (spec 4.4: 2048, default streams
+ * included); past the limit creation fails with 207008.
  */
 static void test_stream_limit_per_device(void **state)
 {
@@ -596,16 +593,8 @@ static void *racer_thread(void *p)
     return NULL;
 }
 
-/* Threads destroying the same stream at once: exactly one succeeds.
- *
- * BUG (fails under TSan only): stream.c oacl_stream_teardown() passes
- * `s->obj.handle` to oacl_handle_retire(), reading the field without the
- * handle-table lock, while the winning thread's oacl_handle_retire()
- * (handle.c) writes `o->handle = NULL` under that lock: a data race (the
- * losers then retire NULL or a stale value and get 107017, which is why the
- * outcome is right). Suggested fix: have destroy_stream() pass the handle
- * value the caller gave (the `stream` argument, already validated) to the
- * teardown, or access obj->handle atomically. */
+/* Racing destroys of one stream: exactly one succeeds. Under TSan this also
+ * checks the handle is read under the handle table's lock (regression). */
 static void test_concurrent_destroy_same_stream(void **state)
 {
     (void)state;
@@ -675,32 +664,13 @@ static void *creator_thread(void *p)
  * (107002) or yields a stream that the reset destroys: after the reset no
  * stream of the old default context may be alive.
  *
- * BUG: stream.c aclrtCreateStream() takes the current context (a reference)
- * and then oacl_stream_create() links the new stream into ctx->streams
- * without checking that the context is still live. When
- * oacl_context_teardown() (run by aclrtResetDevice/ResetDeviceForce on
- * another thread) retires the context and drains ctx->streams in between,
- * the stream is linked afterwards: the creation succeeds, the handle stays
- * live in a dead context, it can never be destroyed (no thread can make that
- * context current again: 107003/107002) and it leaks. Suggested fix: in
- * oacl_stream_create, under ctx->lock, refuse to link (and fail with
- * ACL_ERROR_RT_CONTEXT_NULL) once the context is retired, e.g. a `dead` flag
- * set by oacl_context_teardown under ctx->lock before it drains the list.
- * The race is hit within a few dozen rounds on a 2-core machine; with a
- * correct runtime the test can never fail.
- *
- * BUG (same window, reported by TSan as heap-use-after-free): once
- * oacl_stream_create() has linked the stream into ctx->streams it holds no
- * reference of its own, so a concurrent teardown can retire and free it
- * before aclrtCreateStream() reads `*stream = s->obj.handle` (stream.c) -
- * a read of freed memory, and a garbage handle returned as success.
- * Suggested fix: keep the handle value returned by oacl_handle_create() in a
- * local and return that (or hold a reference until the caller is done).
+ * (Regression: a stream linked into a context being torn down used to
+ * outlive it, and its handle was read after the teardown could free it.)
  */
 static void test_reset_while_creating(void **state)
 {
     (void)state;
-    enum { ROUNDS = 1000, CAP = 4096 };
+    enum { ROUNDS = 1000, CAP = 1024 }; /* below the per-device stream limit */
     aclrtStream *made = calloc(CAP, sizeof(*made));
     assert_non_null(made);
     pthread_barrier_t barrier;
