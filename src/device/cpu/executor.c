@@ -283,7 +283,7 @@ static void exec_start_once(void)
     /* Never more workers than host CPUs, nor than the SoC has cores for a
        vector kernel; OACL_WORKERS can only lower the count. */
     uint32_t n = host_cpus();
-    uint32_t cores = oacl_soc_block_cores(g_exec_soc);
+    uint32_t cores = oacl_soc_block_cores(__atomic_load_n(&g_exec_soc, __ATOMIC_ACQUIRE));
     if (cores && n > cores)
         n = cores;
     uint64_t req = env_us("OACL_WORKERS", 0);
