@@ -332,10 +332,91 @@ static void test_final_reset_releases_pinned_memory(void **state)
                         "aclrtFreeHost(pointer freed by the final reset)", __FILE__, __LINE__);
 }
 
+/* ---- two-tier codes and the last-error slot (spec 1.4, 1.10, 4.9) --------------------------- */
+
+/* API-layer failures (1000xx) leave the thread's last-error slot alone;
+   runtime-layer ones (1070xx, 2070xx, 5070xx) store their code there. */
+static void test_error_tiers_and_last_error(void **state)
+{
+    (void)state;
+    const size_t ps = page_sz();
+    unsigned char *p = malloc_host_ok(4 * ps);
+    void *d = NULL, *out = NULL;
+    (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+
+    /* API layer. */
+    ACL_ERR(aclrtMallocHost(NULL, 1), ACL_ERROR_INVALID_PARAM, NULL);
+    ACL_ERR(aclrtMallocHost(&out, 0), ACL_ERROR_INVALID_PARAM, NULL);
+    ACL_ERR(aclrtFreeHost(NULL), ACL_ERROR_INVALID_PARAM, NULL);
+    ACL_ERR(aclrtHostRegister(p, 0, ACL_HOST_REGISTER_MAPPED, &d), ACL_ERROR_INVALID_PARAM, NULL);
+    ACL_ERR(aclrtHostRegisterV2(NULL, ps, ACL_HOST_REG_MAPPED), ACL_ERROR_INVALID_PARAM, NULL);
+    ACL_ERR(aclrtHostGetDevicePointer(p, &d, 1), ACL_ERROR_INVALID_PARAM, NULL);
+    ACL_ERR(aclrtHostUnregister(NULL), ACL_ERROR_INVALID_PARAM, NULL);
+    assert_int_equal(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
+
+    /* Runtime layer: each failure's code lands in the slot. */
+    struct {
+        aclError code;
+        int which;
+    } cases[] = {
+        {ACL_ERROR_RT_PARAM_INVALID, 0},     {ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 1},
+        {ACL_ERROR_RT_PARAM_INVALID, 2},     {ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, 3},
+        {ACL_ERROR_RT_MEMORY_ALLOCATION, 4}, {ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 5},
+        {ACL_ERROR_RT_PARAM_INVALID, 6},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        aclError rc = ACL_SUCCESS;
+        oacl_test_clear_msgs();
+        switch (cases[i].which) {
+        case 0:
+            rc = aclrtHostRegisterV2(p + 1, ps, ACL_HOST_REG_MAPPED);
+            break;
+        case 1:
+            rc = aclrtHostRegisterV2(p, ps, ACL_HOST_REG_IOMEMORY);
+            break;
+        case 2:
+            rc = aclrtFreeHost(p + 1);
+            break;
+        case 3:
+            rc = aclrtHostUnregister(p);
+            break;
+        case 4:
+            rc = aclrtMallocHost(&out, SIZE_MAX);
+            break;
+        case 5:
+            rc = aclrtHostRegister(p, ps, ACL_HOST_REGISTER_READONLY, &d);
+            break;
+        case 6:
+            rc = aclrtHostGetDevicePointer(p, &d, 0);
+            break;
+        }
+        assert_int_equal(rc, cases[i].code);
+        assert_int_equal(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), cases[i].code);
+        /* A later API-layer failure or a success does not overwrite it. */
+        ACL_ERR(aclrtFreeHost(NULL), ACL_ERROR_INVALID_PARAM, NULL);
+        void *q = malloc_host_ok(1);
+        ACL_OK(aclrtFreeHost(q));
+        assert_int_equal(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), cases[i].code);
+        assert_int_equal(aclrtGetLastError(ACL_RT_THREAD_LEVEL), cases[i].code);
+        assert_int_equal(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
+    }
+    /* Overlap (5079xx) as well. */
+    ACL_OK(aclrtHostRegisterV2(p, ps, ACL_HOST_REG_MAPPED));
+    track_reg(p);
+    ACL_ERR(aclrtHostRegisterV2(p, ps, ACL_HOST_REG_MAPPED), ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "overlaps");
+    assert_int_equal(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+    ACL_OK(aclrtHostUnregister(p));
+    ACL_OK(aclrtFreeHost(p));
+    (void)aclGetRecentErrMsg();
+}
+
 /* ---- memlock fallback ---------------------------------------------------------------- */
 
 #define MEMLOCK_LIMIT (1 * MIB)
 #define MEMLOCK_BIG (16 * MIB)
+/* Exit status of a child that cannot set up its situation (for the memlock
+   child: mlock cannot fail, as in sanitizer builds). */
+#define CHILD_UNTESTABLE 77
 
 /* In the re-executed child: exit status 0 = all good, else the failed step. */
 static int memlock_child(void)
@@ -351,6 +432,8 @@ static int memlock_child(void)
     struct rlimit rl = {MEMLOCK_LIMIT, MEMLOCK_LIMIT};
     if (setrlimit(RLIMIT_MEMLOCK, &rl) != 0)
         return 11;
+    if (!mlock_observable())
+        return CHILD_UNTESTABLE;
     if (aclrtSetDevice(0) != ACL_SUCCESS)
         return 12;
 
@@ -401,9 +484,10 @@ static int memlock_child(void)
     return 0;
 }
 
-static void test_memlock_fallback_warns_once(void **state)
+/* Runs this program again with `mode` as its argument, with the default log
+   level and stderr captured into out. Returns the wait status. */
+static int run_child(const char *mode, char *out, size_t cap)
 {
-    (void)state;
     /* Environment of the child: the default log level, whatever ours is. */
     size_t n = 0;
     while (environ[n])
@@ -421,7 +505,7 @@ static void test_memlock_fallback_warns_once(void **state)
     ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
     assert_true(len > 0);
     self[len] = '\0';
-    char *const argv[] = {self, "--memlock-child", NULL};
+    char *const argv[] = {self, (char *)mode, NULL};
 
     int fds[2];
     assert_int_equal(pipe2(fds, O_CLOEXEC), 0);
@@ -436,22 +520,35 @@ static void test_memlock_fallback_warns_once(void **state)
     close(fds[1]);
     free(envp);
 
-    char out[16384];
     size_t used = 0;
     for (;;) {
-        ssize_t r = read(fds[0], out + used, sizeof(out) - 1 - used);
+        ssize_t r = read(fds[0], out + used, cap - 1 - used);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
             break;
         used += (size_t)r;
-        if (used == sizeof(out) - 1)
+        if (used == cap - 1) {
+            char sink[256]; /* keep draining so that the child can finish */
+            while (read(fds[0], sink, sizeof(sink)) > 0)
+                ;
             break;
+        }
     }
     out[used] = '\0';
     close(fds[0]);
     int status = 0;
     assert_int_equal(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+static void test_memlock_fallback_warns_once(void **state)
+{
+    (void)state;
+    char out[16384];
+    int status = run_child("--memlock-child", out, sizeof(out));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == CHILD_UNTESTABLE)
+        skip(); /* mlock is a no-op that never fails here: no fallback to see */
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         print_error("memlock child: %s %d; stderr:\n%s\n", WIFEXITED(status) ? "exit status" : "signal",
                     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), out);
@@ -482,10 +579,92 @@ static void test_memlock_fallback_warns_once(void **state)
     }
 }
 
+/* ---- address-space exhaustion: 207001 ------------------------------------------------------ */
+
+static long vm_size_kib(void)
+{
+    FILE *f = fopen("/proc/self/status", "re");
+    if (!f)
+        return -1;
+    char line[256];
+    long kib = -1;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "VmSize: %ld kB", &kib) == 1)
+            break;
+    fclose(f);
+    return kib;
+}
+
+/* In the re-executed child: with little address space left, allocations
+   and device mappings fail with 207001 and leave nothing behind. */
+static int no_address_space_child(void)
+{
+    if (aclrtSetDevice(0) != ACL_SUCCESS)
+        return 10;
+    long vm = vm_size_kib();
+    if (vm < 0)
+        return CHILD_UNTESTABLE;
+    struct rlimit rl = {(rlim_t)vm * 1024 + 12 * MIB, (rlim_t)vm * 1024 + 12 * MIB};
+    if (setrlimit(RLIMIT_AS, &rl) != 0)
+        return CHILD_UNTESTABLE;
+
+    void *big = OUT_SENTINEL;
+    if (aclrtMallocHost(&big, 64 * MIB) != ACL_ERROR_RT_MEMORY_ALLOCATION || big != OUT_SENTINEL)
+        return 11;
+    const char *m = aclGetRecentErrMsg();
+    if (!m || !strstr(m, "cannot allocate"))
+        return 12;
+
+    unsigned char *p = NULL;
+    if (aclrtMallocHost((void **)&p, 8 * MIB) != ACL_SUCCESS)
+        return 13;
+    fill_pattern(p, 8 * MIB, 1);
+    /* The device mapping needs another 8 MiB of address space. */
+    void *d = OUT_SENTINEL;
+    if (aclrtHostRegister(p, 8 * MIB, ACL_HOST_REGISTER_MAPPED, &d) != ACL_ERROR_RT_MEMORY_ALLOCATION ||
+        d != OUT_SENTINEL)
+        return 14;
+    m = aclGetRecentErrMsg();
+    if (!m || !strstr(m, "device mapping"))
+        return 15;
+    if (aclrtHostRegisterV2(p, 8 * MIB, ACL_HOST_REG_MAPPED) != ACL_ERROR_RT_MEMORY_ALLOCATION)
+        return 16;
+    /* Nothing was recorded: a smaller range registers, then everything frees. */
+    if (aclrtHostGetDevicePointer(p, &d, 0) != ACL_ERROR_RT_PARAM_INVALID || d != OUT_SENTINEL)
+        return 17;
+    if (aclrtHostRegisterV2(p, 1 * MIB, ACL_HOST_REG_MAPPED) != ACL_SUCCESS)
+        return 18;
+    if (aclrtHostGetDevicePointer(p, &d, 0) != ACL_SUCCESS || d == p)
+        return 19;
+    if (pattern_mismatch(d, 1 * MIB, 1) != SIZE_MAX || pattern_mismatch(p, 8 * MIB, 1) != SIZE_MAX)
+        return 20;
+    if (aclrtHostUnregister(p) != ACL_SUCCESS || aclrtFreeHost(p) != ACL_SUCCESS)
+        return 21;
+    if (aclrtResetDevice(0) != ACL_SUCCESS)
+        return 22;
+    return 0;
+}
+
+static void test_out_of_address_space(void **state)
+{
+    (void)state;
+    char out[16384];
+    int status = run_child("--no-address-space-child", out, sizeof(out));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == CHILD_UNTESTABLE)
+        skip();
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        print_error("address-space child: %s %d; stderr:\n%s\n", WIFEXITED(status) ? "exit status" : "signal",
+                    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), out);
+        fail();
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--memlock-child") == 0)
         _exit(memlock_child());
+    if (argc > 1 && strcmp(argv[1], "--no-address-space-child") == 0)
+        _exit(no_address_space_child());
 
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_malloc_host_sizes_alignment_and_use, fixture_setup, fixture_teardown),
@@ -500,8 +679,10 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_free_host_still_registered, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_no_context_fresh_thread, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_no_context_after_reset, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_error_tiers_and_last_error, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_final_reset_releases_pinned_memory, fixture_setup, fixture_teardown),
         cmocka_unit_test(test_memlock_fallback_warns_once),
+        cmocka_unit_test(test_out_of_address_space),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
