@@ -1036,6 +1036,58 @@ static void test_static_buffer(void **state)
     assert_pattern(g_static_buf, size, 153);
 }
 
+/*
+ * Memory the user locked with mlock() stays locked through a registration
+ * and after it: registering adds a mapping and/or pinning, and unregistering
+ * removes only what the registration added.
+ *
+ * BUG (minor): src/device/cpu/host_mem.c. A MAPPED registration of private
+ * memory migrates it with rehome_pages(), which replaces the user's locked
+ * mapping with a fresh, unlocked one (and again on unregistration), so the
+ * user's mlock() is silently dropped; and for a PINNED registration
+ * aclrtHostUnregister calls munlock() on pages the user had locked before.
+ * Fix: carry VM_LOCKED over in rehome_pages (e.g. mlock the new mapping
+ * when /proc/self/smaps shows the old one locked), and record a PINNED
+ * registration as not locked by the runtime when its pages already were.
+ */
+static void test_user_mlock_survives_registration(void **state)
+{
+    (void)state;
+    const size_t ps = page_sz();
+    const size_t size = 8 * ps;
+    const long kib = (long)(size / KIB);
+    if (!can_lock_more(2 * size))
+        skip(); /* locking cannot be observed (or done) here */
+    unsigned char *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(m != MAP_FAILED);
+    fill_pattern(m, size, 210);
+    long base = vm_locked_kib();
+    assert_int_equal(mlock(m, size), 0);
+    long user = vm_locked_kib();
+    assert_true(user - base >= kib);
+
+    void *d = register_ok(m, size, MAPPED);
+    long while_mapped = vm_locked_kib();
+    assert_pattern(d, size, 210);
+    ACL_OK(aclrtHostUnregister(m));
+    long after_mapped = vm_locked_kib();
+    /* Restore the user's lock if it was lost, to test PINNED on its own. */
+    assert_int_equal(mlock(m, size), 0);
+    long user2 = vm_locked_kib();
+    register_ok(m, size, PINNED);
+    ACL_OK(aclrtHostUnregister(m));
+    long after_pinned = vm_locked_kib();
+
+    assert_pattern(m, size, 210);
+    munlock(m, size);
+    assert_int_equal(munmap(m, size), 0);
+    if (while_mapped < user || after_mapped != user || after_pinned != user2)
+        fail_msg("the user's mlock() of %ld KiB: VmLck %ld KiB before registering, %ld KiB while registered "
+                 "MAPPED, %ld KiB after unregistering; %ld KiB after a PINNED registration and its removal "
+                 "(expected %ld)",
+                 kib, user, while_mapped, after_mapped, after_pinned, user2);
+}
+
 /* ---- registry sanity ------------------------------------------------------------------------- */
 
 static void test_reregister_after_free_and_reallocation(void **state)
@@ -1173,6 +1225,7 @@ int main(void)
         T(test_main_stack_buffer),
         T(test_thread_stack_buffer),
         T(test_static_buffer),
+        T(test_user_mlock_survives_registration),
         T(test_reregister_after_free_and_reallocation),
         T(test_shared_range_partly_unmapped),
         T(test_range_spanning_shared_and_private_pages),

@@ -6,6 +6,10 @@
  *
  * Worker threads never call cmocka: they record what happened and the
  * cmocka thread checks it after joining them. Start lines are barriers.
+ *
+ * A free racing a registration of the same memory is tested with a forced
+ * order of events in test_host_mem_interleave.c: left to the scheduler, the
+ * window it needs is too small to be hit reliably.
  */
 #include <pthread.h>
 
@@ -409,44 +413,6 @@ static void test_race_free_host_same_pointer(void **state)
     }
 }
 
-/* One thread frees an allocation while another registers it: either the
-   registration wins (and the free is refused because of it) or the free
-   wins (and the registration finds no memory there). */
-static void test_race_free_host_against_register(void **state)
-{
-    (void)state;
-    const size_t size = 2 * page_sz();
-    int register_won = 0, free_won = 0;
-    for (int round = 0; round < 40; round++) {
-        unsigned char *p = malloc_host_ok(size);
-        struct racer r[2];
-        memset(r, 0, sizeof(r));
-        r[0].op = RACE_FREE_HOST;
-        r[0].ptr = p;
-        r[1].op = round % 2 ? RACE_REGISTER_V1 : RACE_REGISTER_V2;
-        r[1].ptr = p;
-        r[1].size = size;
-        race(r, 2);
-        track_reg(p);
-        if (r[1].out.rc == ACL_SUCCESS) {
-            register_won++;
-            assert_outcome(&r[0].out, ACL_ERROR_RT_PARAM_INVALID, "still registered");
-            void *d = NULL;
-            ACL_OK(aclrtHostGetDevicePointer(p, &d, 0));
-            assert_ptr_not_equal(d, p);
-            assert_zero_copy(p, (unsigned char *)d, size, (uint32_t)round);
-            ACL_OK(aclrtHostUnregister(p));
-            ACL_OK(aclrtFreeHost(p));
-        } else {
-            free_won++;
-            assert_outcome(&r[0].out, ACL_SUCCESS, "");
-            assert_outcome(&r[1].out, ACL_ERROR_RT_PARAM_INVALID, "not mapped");
-            assert_ptr_equal(r[1].dev, OUT_SENTINEL);
-        }
-    }
-    assert_int_equal(register_won + free_won, 40);
-}
-
 /* ---- lookups while others register ---------------------------------------------------------- */
 
 #define LOOKUPS 3000
@@ -572,7 +538,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_race_register_overlapping_ranges, setup, teardown),
         cmocka_unit_test_setup_teardown(test_race_unregister_same_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_race_free_host_same_pointer, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_race_free_host_against_register, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lookups_during_registration_churn, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
