@@ -38,6 +38,7 @@ struct oacl_mem_record {
     struct oacl_mem_record *peer;/* registration <-> its device alias */
     void *dev_ptr;               /* registrations: device address (mapped only) */
     int map_kind;                /* registrations: enum oacl_map_kind */
+    bool map_relock;             /* registrations: pages were locked by the program */
 };
 
 void oacl_registry_rdlock(void);

@@ -58,6 +58,7 @@ enum oacl_map_kind {
 struct oacl_host_map {
     void *dev_ptr;
     enum oacl_map_kind kind;
+    bool relock;             /* MIGRATED: the program had locked the pages */
 };
 
 struct oacl_backend_ops {

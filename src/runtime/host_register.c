@@ -82,7 +82,7 @@ static aclError do_register(void *ptr, uint64_t size, uint32_t flags, void **dev
         }
         runtime_memory = true;
     }
-    struct oacl_host_map map = {.dev_ptr = NULL, .kind = OACL_MAP_NONE};
+    struct oacl_host_map map = {.dev_ptr = NULL, .kind = OACL_MAP_NONE, .relock = false};
     if (flags & ACL_HOST_REG_MAPPED) {
         rc = be->host_map(ctx->dev->bdev, ptr, size, runtime_memory, &map, err);
         if (rc) {
@@ -118,6 +118,7 @@ static aclError do_register(void *ptr, uint64_t size, uint32_t flags, void **dev
     reg->locked = locked;
     reg->dev_ptr = map.dev_ptr;
     reg->map_kind = map.kind;
+    reg->map_relock = map.relock;
     int ins = oacl_registry_insert_locked(OACL_SPACE_HOSTREG, reg);
     /* An identity mapping's device range is the host range itself: it is
        recorded as the registration only. */
@@ -234,7 +235,8 @@ OACL_API aclError aclrtHostUnregister(void *ptr)
     if (reg->locked)
         be->host_unlock(ptr, reg->user_size);
     if (reg->map_kind != OACL_MAP_NONE) {
-        struct oacl_host_map map = {.dev_ptr = reg->dev_ptr, .kind = (enum oacl_map_kind)reg->map_kind};
+        struct oacl_host_map map = {
+            .dev_ptr = reg->dev_ptr, .kind = (enum oacl_map_kind)reg->map_kind, .relock = reg->map_relock};
         be->host_unmap(ptr, reg->user_size, &map);
     }
     oacl_registry_unlock();

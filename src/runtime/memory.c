@@ -88,13 +88,16 @@ OACL_API aclError aclrtFreeHost(void *hostPtr)
             rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                            "%p is still registered (range at %p); call aclrtHostUnregister first", hostPtr,
                            (void *)reg->base);
-        else
+        else {
             oacl_registry_remove_locked(OACL_SPACE_ALLOC, p);
+            /* Unmap under the lock: a registration of these addresses must
+               never see memory that is half gone. */
+            oacl_backend()->host_free(hostPtr, r->user_size);
+        }
     }
     oacl_registry_unlock();
     if (rc)
         return rc;
-    oacl_backend()->host_free(hostPtr, r->user_size);
     free(r);
     return ACL_SUCCESS;
 }

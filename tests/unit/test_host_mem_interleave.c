@@ -180,15 +180,7 @@ static int teardown(void **state)
  * a registration of the same range arriving now must fail (the memory is
  * gone), not succeed on pages that disappear a moment later.
  *
- * BUG: src/runtime/memory.c, aclrtFreeHost removes the record from the
- * address registry, releases the registry lock and only then unmaps the
- * memory (oacl_backend()->host_free). In that window the range is no
- * longer known as aclrtMallocHost memory but is still mapped MAP_SHARED,
- * so aclrtHostRegisterV2 treats it as user shared memory, creates an
- * alias and succeeds; the free then unmaps the host pages and leaves a
- * registration over unmapped memory whose alias keeps the freed pages
- * alive. Fix: call host_free before oacl_registry_unlock (as
- * aclrtHostUnregister already does for its unmapping).
+ * (Regression: the free used to unmap after releasing the registry lock.)
  */
 static void test_register_while_free_host_unmaps(void **state)
 {

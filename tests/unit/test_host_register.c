@@ -603,11 +603,8 @@ static void test_register_unmapped_memory(void **state)
 /*
  * ACL_HOST_REG_PINNED alone on unmapped memory: 107000 as well.
  *
- * BUG (sanitizer builds only): src/device/cpu/host_mem.c,
- * oacl_cpu_host_lock detects unmapped memory only through mlock() failing.
- * The ASan/TSan runtimes replace mlock() with a no-op that returns 0, so
- * with -DOACL_SANITIZE=... the registration succeeds (and records the range
- * as locked). Fix: check range_mapped() before (not only after) mlock.
+ * (Regression: unmapped memory was only noticed through mlock failing,
+ * which sanitizer runtimes stub out.)
  */
 static void test_register_unmapped_memory_pinned_only(void **state)
 {
@@ -1054,14 +1051,8 @@ static void test_static_buffer(void **state)
  * and after it: registering adds a mapping and/or pinning, and unregistering
  * removes only what the registration added.
  *
- * BUG (minor): src/device/cpu/host_mem.c. A MAPPED registration of private
- * memory migrates it with rehome_pages(), which replaces the user's locked
- * mapping with a fresh, unlocked one (and again on unregistration), so the
- * user's mlock() is silently dropped; and for a PINNED registration
- * aclrtHostUnregister calls munlock() on pages the user had locked before.
- * Fix: carry VM_LOCKED over in rehome_pages (e.g. mlock the new mapping
- * when /proc/self/smaps shows the old one locked), and record a PINNED
- * registration as not locked by the runtime when its pages already were.
+ * (Regression: migrating private pages used to drop the program's lock,
+ * and unregistering a PINNED range unlocked pages the program had locked.)
  */
 static void test_user_mlock_survives_registration(void **state)
 {
@@ -1142,16 +1133,8 @@ static void test_reregister_after_free_and_reallocation(void **state)
  * A shared mapping whose second page was unmapped: the range is not
  * (entirely) mapped memory, so registering it must fail with 107000.
  *
- * BUG: src/device/cpu/host_mem.c, oacl_cpu_host_map: mremap(ptr, 0, len,
- * MREMAP_MAYMOVE) duplicates the mapping that contains ptr and lets the
- * duplicate run past that mapping's end (the kernel only checks the old
- * length, which is 0), so the call succeeds as OACL_MAP_ALIAS for a range
- * that is half unmapped; the second page of the "device address" maps
- * nothing the host can see (SIGBUS past the end of the shared object).
- * Fix: before trusting the alias, check that [ptr, ptr+len) lies inside one
- * VMA (e.g. with the /proc/self/maps scan used for migration, or mincore
- * plus a VMA-boundary check); otherwise treat the range like other
- * pageable memory (unmapped -> 107000, mapped -> migrate or identity).
+ * (Regression: an alias used to be made from the first mapping alone and
+ * ran past its end.)
  */
 static void test_shared_range_partly_unmapped(void **state)
 {
@@ -1181,11 +1164,7 @@ static void test_shared_range_partly_unmapped(void **state)
  * private page: registering it must work, and the device address must
  * reach every host byte.
  *
- * BUG: same cause as above (src/device/cpu/host_mem.c, oacl_cpu_host_map):
- * the alias made from the first (shared) mapping covers the second page
- * too, but there it maps page 1 of a one-page shared object instead of the
- * private page; device accesses there die with SIGBUS. Fix as above: an
- * alias is only valid when the whole range is one shared VMA.
+ * (Regression: as above.)
  */
 static void test_range_spanning_shared_and_private_pages(void **state)
 {

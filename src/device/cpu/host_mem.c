@@ -110,19 +110,86 @@ static bool range_mapped(void *ptr, size_t len)
     return r == 0 || errno != ENOMEM;
 }
 
+/* ---- mapping ----------------------------------------------------------- */
+
+/* What /proc/self/maps says about a range. */
+struct vma_scan {
+    bool covered;          /* every byte lies in some mapping */
+    bool single;           /* ... and in one mapping */
+    bool shared;           /* that mapping is shared (aliasable as it is) */
+    bool private_anon_rw;  /* all of it is private, anonymous, read-write */
+    bool locked;           /* all of it is locked (the program's own mlock) */
+};
+
+/* Reads /proc/self/smaps up to the end of [lo, hi): smaps adds each
+ * mapping's flags (VmFlags "lo" = locked) to what maps says. */
+static void scan_vmas(uintptr_t lo, uintptr_t hi, struct vma_scan *out)
+{
+    memset(out, 0, sizeof(*out));
+    FILE *f = fopen("/proc/self/smaps", "re");
+    if (!f)
+        return;
+    char line[512];
+    uintptr_t next = lo;
+    bool anon_rw = true, shared = true, locked = true, in_range = false;
+    unsigned vmas = 0;
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long start, end;
+        char perms[8] = "";
+        int name_at = 0;
+        if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &start, &end, perms, &name_at) >= 3 && perms[0] &&
+            strchr(line, '-') < strchr(line, ' ')) {
+            /* A mapping's header line. */
+            if (in_range && next >= hi)
+                break; /* the last mapping of the range is complete */
+            in_range = false;
+            if (end <= lo)
+                continue;
+            if (start >= hi || start > next)
+                break; /* past the range, or a hole */
+            const char *name = name_at ? line + name_at : "";
+            size_t nl = strcspn(name, "\n");
+            bool anon = nl == 0 || strncmp(name, "[heap]", nl) == 0;
+            if (strncmp(perms, "rw-p", 4) != 0 || !anon)
+                anon_rw = false;
+            if (perms[3] != 's')
+                shared = false;
+            vmas++;
+            next = end;
+            in_range = true;
+        } else if (in_range && strncmp(line, "VmFlags:", 8) == 0) {
+            if (!strstr(line, " lo"))
+                locked = false;
+        }
+    }
+    fclose(f);
+    out->covered = next >= hi;
+    out->single = out->covered && vmas == 1;
+    out->shared = out->single && shared;
+    out->private_anon_rw = out->covered && anon_rw;
+    out->locked = out->covered && locked;
+}
+
 int oacl_cpu_host_lock(void *ptr, size_t size, bool *locked, char *err)
 {
     size_t len = round_pages(size);
-    if (mlock(ptr, len) == 0) {
-        *locked = true;
-        return ACL_SUCCESS;
-    }
-    int e = errno;
+    /* Checked first: mlock's own ENOMEM for unmapped pages is ambiguous
+       (the limit says ENOMEM too), and sanitizer runtimes stub mlock out. */
     if (!range_mapped(ptr, len)) {
         snprintf(err, OACL_BACKEND_ERRLEN, "[%p, +%zu) is not mapped memory", ptr, len);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
-    note_unlocked(len, e);
+    struct vma_scan vs;
+    scan_vmas((uintptr_t)ptr, (uintptr_t)ptr + len, &vs);
+    if (vs.locked) {
+        *locked = false; /* the program's own lock: leave it to the program */
+        return ACL_SUCCESS;
+    }
+    if (mlock(ptr, len) == 0) {
+        *locked = true;
+        return ACL_SUCCESS;
+    }
+    note_unlocked(len, errno);
     prefault(ptr, len);
     *locked = false;
     return ACL_SUCCESS;
@@ -130,51 +197,9 @@ int oacl_cpu_host_lock(void *ptr, size_t size, bool *locked, char *err)
 
 void oacl_cpu_host_unlock(void *ptr, size_t size) { munlock(ptr, round_pages(size)); }
 
-/* ---- mapping ----------------------------------------------------------- */
-
-/* What /proc/self/maps says about a range. */
-struct vma_scan {
-    bool covered;          /* every byte lies in some mapping */
-    bool private_anon_rw;  /* all of it is private, anonymous, read-write */
-};
-
-static void scan_vmas(uintptr_t lo, uintptr_t hi, struct vma_scan *out)
-{
-    out->covered = false;
-    out->private_anon_rw = false;
-    FILE *f = fopen("/proc/self/maps", "re");
-    if (!f)
-        return;
-    char line[512];
-    uintptr_t next = lo;
-    bool ok = true;
-    while (fgets(line, sizeof(line), f)) {
-        unsigned long start, end;
-        char perms[8] = "";
-        int name_at = 0;
-        if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &start, &end, perms, &name_at) < 3)
-            continue;
-        if (end <= lo || start >= hi)
-            continue;
-        if (start > next)
-            break; /* a hole: not covered */
-        const char *name = name_at ? line + name_at : "";
-        size_t nl = strcspn(name, "\n");
-        bool anon = nl == 0 || strncmp(name, "[heap]", nl) == 0;
-        if (strncmp(perms, "rw-p", 4) != 0 || !anon)
-            ok = false;
-        next = end;
-        if (next >= hi)
-            break;
-    }
-    fclose(f);
-    out->covered = next >= hi;
-    out->private_anon_rw = ok && out->covered;
-}
-
 /* Replaces the pages at ptr with a fresh mapping of the given kind holding
- * the same bytes. */
-static bool rehome_pages(void *ptr, size_t len, int kind_flags)
+ * the same bytes (locked again if the program had locked them). */
+static bool rehome_pages(void *ptr, size_t len, int kind_flags, bool relock)
 {
     void *s = mmap(NULL, len, PROT_READ | PROT_WRITE, kind_flags | MAP_ANONYMOUS, -1, 0);
     if (s == MAP_FAILED)
@@ -184,6 +209,8 @@ static bool rehome_pages(void *ptr, size_t len, int kind_flags)
         munmap(s, len);
         return false;
     }
+    if (relock)
+        mlock(ptr, len);
     return true;
 }
 
@@ -192,39 +219,52 @@ int oacl_cpu_host_map(struct oacl_bdev *dev, void *ptr, size_t size, bool runtim
 {
     (void)dev;
     size_t len = round_pages(size);
-    void *alias = mremap(ptr, 0, len, MREMAP_MAYMOVE);
-    if (alias != MAP_FAILED) {
+    if (runtime_memory) {
+        /* Inside one aclrtMallocHost mapping (the registry checked it). */
+        void *alias = mremap(ptr, 0, len, MREMAP_MAYMOVE);
+        if (alias == MAP_FAILED) {
+            snprintf(err, OACL_BACKEND_ERRLEN, "cannot create a device mapping of %zu bytes: %s", len,
+                     strerror(errno));
+            return ACL_ERROR_RT_MEMORY_ALLOCATION;
+        }
         out->dev_ptr = alias;
         out->kind = OACL_MAP_ALIAS;
+        out->relock = false;
         return ACL_SUCCESS;
     }
-    int e = errno;
-    if (runtime_memory) {
-        snprintf(err, OACL_BACKEND_ERRLEN, "cannot create a device mapping of %zu bytes: %s", len, strerror(e));
-        return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    }
-    if (e == EFAULT || !range_mapped(ptr, len)) {
+    /* User memory: mremap(old, 0) duplicates only the mapping holding ptr
+       (and would run past its end), so look at the mappings first. */
+    struct vma_scan vs;
+    scan_vmas((uintptr_t)ptr, (uintptr_t)ptr + len, &vs);
+    if (!vs.covered) {
         snprintf(err, OACL_BACKEND_ERRLEN, "[%p, +%zu) is not mapped memory", ptr, len);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
+    if (vs.shared) {
+        void *alias = mremap(ptr, 0, len, MREMAP_MAYMOVE);
+        if (alias != MAP_FAILED) {
+            out->dev_ptr = alias;
+            out->kind = OACL_MAP_ALIAS;
+            out->relock = false;
+            return ACL_SUCCESS;
+        }
+    }
     /* Private memory: move it into shared pages when the range owns its
        pages entirely and they are plain anonymous read-write memory. */
-    if (size == len) {
-        struct vma_scan vs;
-        scan_vmas((uintptr_t)ptr, (uintptr_t)ptr + len, &vs);
-        if (vs.private_anon_rw && rehome_pages(ptr, len, MAP_SHARED)) {
-            alias = mremap(ptr, 0, len, MREMAP_MAYMOVE);
-            if (alias != MAP_FAILED) {
-                out->dev_ptr = alias;
-                out->kind = OACL_MAP_MIGRATED;
-                return ACL_SUCCESS;
-            }
-            rehome_pages(ptr, len, MAP_PRIVATE);
+    if (size == len && vs.private_anon_rw && rehome_pages(ptr, len, MAP_SHARED, vs.locked)) {
+        void *alias = mremap(ptr, 0, len, MREMAP_MAYMOVE);
+        if (alias != MAP_FAILED) {
+            out->dev_ptr = alias;
+            out->kind = OACL_MAP_MIGRATED;
+            out->relock = vs.locked;
+            return ACL_SUCCESS;
         }
+        rehome_pages(ptr, len, MAP_PRIVATE, vs.locked);
     }
     OACL_DEBUG("host range [%p, +%zu) is mapped with device address == host address", ptr, size);
     out->dev_ptr = ptr;
     out->kind = OACL_MAP_IDENTITY;
+    out->relock = false;
     return ACL_SUCCESS;
 }
 
@@ -237,7 +277,7 @@ void oacl_cpu_host_unmap(void *ptr, size_t size, const struct oacl_host_map *map
         break;
     case OACL_MAP_MIGRATED:
         munmap(map->dev_ptr, len);
-        rehome_pages(ptr, len, MAP_PRIVATE);
+        rehome_pages(ptr, len, MAP_PRIVATE, map->relock);
         break;
     default:
         break;
