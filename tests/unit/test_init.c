@@ -462,7 +462,7 @@ static void test_init_finalize_reference_concurrent(void **state)
 static void test_config_missing(void **state)
 {
     (void)state;
-    char path[512];
+    char path[1024];
     snprintf(path, sizeof(path), "%s/does-not-exist.json", g_tmpdir);
     ACL_ERR(aclInit(path), ACL_ERROR_INVALID_FILE, "aclInit: cannot read configuration file");
     ACL_ERR(aclInit(path), ACL_ERROR_INVALID_FILE, "does-not-exist.json");
