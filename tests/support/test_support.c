@@ -1,5 +1,6 @@
 #include "test_support.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -75,4 +76,29 @@ void test_load(const char *name, const char *kernel, aclrtBinHandle *bin, aclrtF
 {
     ACL_OK(aclrtBinaryLoadFromFile(oacl_test_kernel_path(name), NULL, bin));
     ACL_OK(aclrtBinaryGetFunction(*bin, kernel, f));
+}
+
+void oacl_test_reset_devices(void)
+{
+    uint32_t n = 0;
+    if (aclrtGetDeviceCount(&n) != ACL_SUCCESS)
+        n = 0;
+    for (int32_t d = 0; d < (int32_t)n; d++)
+        (void)aclrtResetDeviceForce(d);
+    (void)aclGetRecentErrMsg();
+    (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+}
+
+int oacl_test_reset_fixture(void **state)
+{
+    (void)state;
+    oacl_test_reset_devices();
+    return 0;
+}
+
+void oacl_test_run_thread(void *(*fn)(void *), void *arg)
+{
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, fn, arg), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
 }

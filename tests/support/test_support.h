@@ -37,6 +37,14 @@ void oacl_test_clear_msgs(void);
         oacl_test_check_err((call), (code), (needle), #call, __FILE__, __LINE__);                                    \
     } while (0)
 
+/* Resets every device, and clears the recent-error text and last error:
+ * a clean slate between tests. */
+void oacl_test_reset_devices(void);
+/* cmocka setup/teardown that call oacl_test_reset_devices(). */
+int oacl_test_reset_fixture(void **state);
+/* Runs fn(arg) on a new thread and joins it. */
+void oacl_test_run_thread(void *(*fn)(void *), void *arg);
+
 /* Path of a kernel binary built for the tests (tests/kernels/NAME.c). */
 const char *oacl_test_kernel_path(const char *name);
 

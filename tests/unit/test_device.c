@@ -17,35 +17,6 @@
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define NDEV 8
 
-static void reset_state(void)
-{
-    for (int32_t d = 0; d < NDEV; d++)
-        (void)aclrtResetDeviceForce(d);
-    (void)aclGetRecentErrMsg();
-    (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
-}
-
-static int setup_test(void **state)
-{
-    (void)state;
-    reset_state();
-    return 0;
-}
-
-static int teardown_test(void **state)
-{
-    (void)state;
-    reset_state();
-    return 0;
-}
-
-static void run_thread(void *(*fn)(void *), void *arg)
-{
-    pthread_t t;
-    assert_int_equal(pthread_create(&t, NULL, fn, arg), 0);
-    assert_int_equal(pthread_join(t, NULL), 0);
-}
-
 /* The calling thread's device, or -1000 - error code. */
 static int32_t current_device(void)
 {
@@ -254,7 +225,7 @@ static void test_threads_share_default_context(void **state)
     ACL_OK(aclrtSetDevice(0));
     struct shared_ctx c = {0};
     ACL_OK(aclrtCreateStream(&c.stream));
-    run_thread(other_thread_uses_stream, &c);
+    oacl_test_run_thread(other_thread_uses_stream, &c);
     for (int i = 0; i < 4; i++)
         assert_int_equal(c.rc[i], ACL_SUCCESS);
     /* The other thread's reset only dropped its own set: still set once. */
@@ -417,7 +388,7 @@ static void test_get_device(void **state)
     assert_int_equal(dev, 7);
     /* Other threads have their own current device (none here). */
     int32_t other = 0;
-    run_thread(thread_current_device, &other);
+    oacl_test_run_thread(thread_current_device, &other);
     assert_int_equal(other, NO_CONTEXT);
     assert_set_count(7, 1);
 }
@@ -444,7 +415,7 @@ static void test_get_device_errors(void **state)
     (void)state;
     /* A thread that never set a device. */
     int ok = 0;
-    run_thread(get_device_errors_thread, &ok);
+    oacl_test_run_thread(get_device_errors_thread, &ok);
     assert_true(ok);
     /* NULL with a current context as well. */
     ACL_OK(aclrtSetDevice(4));
@@ -477,7 +448,7 @@ static void test_get_device_count(void **state)
     assert_int_equal(n, NDEV);
     /* No context needed. */
     uint32_t m = 0;
-    run_thread(count_thread, &m);
+    oacl_test_run_thread(count_thread, &m);
     assert_int_equal(m, NDEV);
     ACL_OK(aclrtSetDevice(1));
     ACL_OK(aclrtGetDeviceCount(&n));
@@ -506,7 +477,7 @@ static void test_get_run_mode(void **state)
     ACL_OK(aclrtGetRunMode(&mode));
     assert_int_equal(mode, ACL_HOST);
     aclrtRunMode other = ACL_DEVICE;
-    run_thread(run_mode_thread, &other);
+    oacl_test_run_thread(run_mode_thread, &other);
     assert_int_equal(other, ACL_HOST);
     ACL_ERR(aclrtGetRunMode(NULL), ACL_ERROR_INVALID_PARAM, "aclrtGetRunMode: runMode is NULL");
     ACL_OK(aclrtSetDevice(0));
@@ -538,7 +509,7 @@ static void test_get_soc_name(void **state)
     /* A static string: the same one every time, from every thread. */
     assert_ptr_equal(aclrtGetSocName(), a);
     const char *b = NULL;
-    run_thread(soc_thread, &b);
+    oacl_test_run_thread(soc_thread, &b);
     assert_ptr_equal(b, a);
     ACL_OK(aclrtSetDevice(6));
     assert_ptr_equal(aclrtGetSocName(), a);
@@ -798,7 +769,7 @@ static const struct oacl_child_mode g_modes[] = {
     {"soc_unknown", child_soc_unknown},   {"quiet", child_quiet},
 };
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup_test, teardown_test)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, oacl_test_reset_fixture, oacl_test_reset_fixture)
 
 int main(int argc, char **argv)
 {

@@ -15,29 +15,6 @@
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define LEVEL ACL_RT_THREAD_LEVEL
 
-static void reset_state(void)
-{
-    for (int32_t d = 0; d < 8; d++)
-        (void)aclrtResetDeviceForce(d);
-    (void)aclGetRecentErrMsg();
-    (void)aclGetRecentErrMsg();
-    (void)aclrtGetLastError(LEVEL);
-}
-
-static int setup_test(void **state)
-{
-    (void)state;
-    reset_state();
-    return 0;
-}
-
-static int teardown_test(void **state)
-{
-    (void)state;
-    reset_state();
-    return 0;
-}
-
 static size_t count_lines(const char *text)
 {
     size_t n = 1;
@@ -465,7 +442,7 @@ static const struct oacl_child_mode g_modes[] = {
     {"bad_soc", child_bad_soc},
 };
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup_test, teardown_test)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, oacl_test_reset_fixture, oacl_test_reset_fixture)
 
 int main(int argc, char **argv)
 {

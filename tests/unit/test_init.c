@@ -85,10 +85,7 @@ static void reset_acl(void)
     }
     (void)aclInit(NULL); /* also selects per-thread messages */
     (void)aclFinalize(); /* also drops a default device */
-    for (int32_t d = 0; d < 8; d++)
-        (void)aclrtResetDeviceForce(d);
-    (void)aclGetRecentErrMsg();
-    (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+    oacl_test_reset_devices();
 }
 
 /* Is the library initialised? (probe that leaves the state as it was) */
@@ -106,13 +103,6 @@ static int is_initialized(void)
     assert_true(left >= 1);
     (void)aclGetRecentErrMsg();
     return 1;
-}
-
-static void run_thread(void *(*fn)(void *), void *arg)
-{
-    pthread_t t;
-    assert_int_equal(pthread_create(&t, NULL, fn, arg), 0);
-    assert_int_equal(pthread_join(t, NULL), 0);
 }
 
 /* A failure on another thread (its message is left unread there). */
@@ -257,7 +247,7 @@ static void test_init_twice_keeps_first_config(void **state)
             "already initialized");
     /* Still process-wide messages: another thread's failure is visible here. */
     (void)aclGetRecentErrMsg();
-    run_thread(fail_set_device, NULL);
+    oacl_test_run_thread(fail_set_device, NULL);
     const char *msg = aclGetRecentErrMsg();
     assert_non_null(msg);
     assert_non_null(strstr(msg, "aclrtSetDevice"));
@@ -658,7 +648,7 @@ static void test_err_msg_mode_process(void **state)
     (void)state;
     ACL_OK(aclInit(write_file("mode1.json", "{\"err_msg_mode\": \"1\"}")));
     (void)aclGetRecentErrMsg();
-    run_thread(fail_set_device, NULL);
+    oacl_test_run_thread(fail_set_device, NULL);
     /* The failure on the other thread is visible here... */
     const char *msg = aclGetRecentErrMsg();
     assert_non_null(msg);
@@ -668,7 +658,7 @@ static void test_err_msg_mode_process(void **state)
     /* Both threads' lines land in the same text, newest first. */
     ACL_ERR(aclrtGetDevice(NULL), ACL_ERROR_INVALID_PARAM, "deviceId is NULL");
     (void)aclrtGetRunMode(NULL);
-    run_thread(fail_set_device, NULL);
+    oacl_test_run_thread(fail_set_device, NULL);
     msg = aclGetRecentErrMsg();
     assert_non_null(msg);
     const char *other = strstr(msg, "aclrtSetDevice");
@@ -681,14 +671,14 @@ static void test_err_msg_mode_process(void **state)
     ACL_OK(aclFinalize());
     /* A new aclInit without configuration goes back to per-thread text... */
     ACL_OK(aclInit(NULL));
-    run_thread(fail_set_device, NULL);
+    oacl_test_run_thread(fail_set_device, NULL);
     assert_null(aclGetRecentErrMsg());
     ACL_OK(aclFinalize());
     /* ...and so does one whose configuration does not name the key. */
     ACL_OK(aclInit(write_file("mode1.json", "{\"err_msg_mode\": \"1\"}")));
     ACL_OK(aclFinalize());
     ACL_OK(aclInit(write_file("nomode.json", "{\"dump\": {}}")));
-    run_thread(fail_set_device, NULL);
+    oacl_test_run_thread(fail_set_device, NULL);
     assert_null(aclGetRecentErrMsg());
 }
 
@@ -697,7 +687,7 @@ static void test_err_msg_mode_thread(void **state)
     (void)state;
     ACL_OK(aclInit(write_file("mode0.json", "{\"err_msg_mode\": \"0\"}")));
     (void)aclGetRecentErrMsg();
-    run_thread(fail_set_device, NULL);
+    oacl_test_run_thread(fail_set_device, NULL);
     assert_null(aclGetRecentErrMsg());
     ACL_ERR(aclrtSetDevice(-3), ACL_ERROR_RT_INVALID_DEVICEID, "device id -3");
 }
@@ -715,7 +705,7 @@ static void test_err_msg_mode_bad_values(void **state)
                 "err_msg_mode must be \"0\" or \"1\"");
         /* Messages are still per thread (checked before is_initialized(),
            whose aclInit(NULL) would select per-thread text anyway). */
-        run_thread(fail_set_device, NULL);
+        oacl_test_run_thread(fail_set_device, NULL);
         assert_null(aclGetRecentErrMsg());
         assert_false(is_initialized());
     }
@@ -731,10 +721,10 @@ static void test_config_no_partial_effect(void **state)
                                "{\"err_msg_mode\": \"1\", \"defaultDevice\": {\"default_device\": \"99\"}}")),
             ACL_ERROR_INVALID_PARAM, "defaultDevice.default_device");
     /* (is_initialized() last: its aclInit(NULL) resets the message mode.) */
-    run_thread(fail_set_device, NULL);
+    oacl_test_run_thread(fail_set_device, NULL);
     assert_null(aclGetRecentErrMsg()); /* still per thread */
     struct get_device_result r;
-    run_thread(get_device_fresh, &r);
+    oacl_test_run_thread(get_device_fresh, &r);
     assert_int_equal(r.rc, ACL_ERROR_RT_CONTEXT_NULL); /* no default device */
     assert_false(is_initialized());
 }
@@ -747,7 +737,7 @@ static void test_default_device(void **state)
     ACL_OK(aclInit(write_file("dd.json", "{\"defaultDevice\": {\"default_device\": \"2\"}}")));
     /* A thread without a context gets device 2 implicitly. */
     struct get_device_result r;
-    run_thread(get_device_fresh, &r);
+    oacl_test_run_thread(get_device_fresh, &r);
     assert_int_equal(r.rc, ACL_SUCCESS);
     assert_int_equal(r.dev, 2);
     assert_int_equal(r.stream_rc, ACL_SUCCESS);
@@ -765,7 +755,7 @@ static void test_default_device(void **state)
     /* aclFinalize disables it. */
     ACL_OK(aclFinalize());
     ACL_OK(aclrtResetDeviceForce(2));
-    run_thread(get_device_fresh, &r);
+    oacl_test_run_thread(get_device_fresh, &r);
     assert_int_equal(r.rc, ACL_ERROR_RT_CONTEXT_NULL);
     assert_int_equal(r.dev, -100);
     assert_int_equal(r.stream_rc, ACL_ERROR_RT_CONTEXT_NULL);
@@ -779,14 +769,14 @@ static void test_default_device_zero(void **state)
     ACL_OK(aclInit(write_file("dd0.json", "{\"err_msg_mode\": \"0\", \"defaultDevice\": {\"default_device\": \"0\", "
                                           "\"other\": 1}, \"dump\": {}}")));
     struct get_device_result r;
-    run_thread(get_device_fresh, &r);
+    oacl_test_run_thread(get_device_fresh, &r);
     assert_int_equal(r.rc, ACL_SUCCESS);
     assert_int_equal(r.dev, 0);
     assert_int_equal(r.stream_rc, ACL_SUCCESS);
     /* The highest id is accepted as well. */
     ACL_OK(aclFinalize());
     ACL_OK(aclInit(write_file("dd7.json", "{\"defaultDevice\": {\"default_device\": \"7\"}}")));
-    run_thread(get_device_fresh, &r);
+    oacl_test_run_thread(get_device_fresh, &r);
     assert_int_equal(r.rc, ACL_SUCCESS);
     assert_int_equal(r.dev, 7);
 }
@@ -801,12 +791,12 @@ static void test_default_device_finalize_reference(void **state)
     uint64_t left = 9;
     ACL_OK(aclFinalizeReference(&left));
     assert_int_equal(left, 1);
-    run_thread(get_device_fresh, &r); /* still initialised: still in effect */
+    oacl_test_run_thread(get_device_fresh, &r); /* still initialised: still in effect */
     assert_int_equal(r.rc, ACL_SUCCESS);
     assert_int_equal(r.dev, 3);
     ACL_OK(aclFinalizeReference(&left));
     assert_int_equal(left, 0);
-    run_thread(get_device_fresh, &r);
+    oacl_test_run_thread(get_device_fresh, &r);
     assert_int_equal(r.rc, ACL_ERROR_RT_CONTEXT_NULL);
 }
 
@@ -837,7 +827,7 @@ static void test_default_device_bad_values(void **state)
         /* No default device came into effect (checked before
            is_initialized(), whose aclInit/aclFinalize would drop it). */
         struct get_device_result r;
-        run_thread(get_device_fresh, &r);
+        oacl_test_run_thread(get_device_fresh, &r);
         assert_int_equal(r.rc, ACL_ERROR_RT_CONTEXT_NULL);
         assert_false(is_initialized());
     }

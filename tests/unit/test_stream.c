@@ -16,35 +16,6 @@
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define NDEV 8
 
-static void reset_state(void)
-{
-    for (int32_t d = 0; d < NDEV; d++)
-        (void)aclrtResetDeviceForce(d);
-    (void)aclGetRecentErrMsg();
-    (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
-}
-
-static int setup_test(void **state)
-{
-    (void)state;
-    reset_state();
-    return 0;
-}
-
-static int teardown_test(void **state)
-{
-    (void)state;
-    reset_state();
-    return 0;
-}
-
-static void run_thread(void *(*fn)(void *), void *arg)
-{
-    pthread_t t;
-    assert_int_equal(pthread_create(&t, NULL, fn, arg), 0);
-    assert_int_equal(pthread_join(t, NULL), 0);
-}
-
 /* The stream is alive and usable from the current context. */
 static void assert_stream_alive(aclrtStream s)
 {
@@ -150,7 +121,7 @@ static void test_create_stream_fresh_thread(void **state)
     (void)state;
     ACL_OK(aclrtSetDevice(0));
     aclrtStream s = (aclrtStream)0x77;
-    run_thread(create_without_context, &s);
+    oacl_test_run_thread(create_without_context, &s);
     assert_ptr_equal(s, (aclrtStream)0x77);
     ACL_OK(aclrtCreateStream(&s));
     ACL_OK(aclrtDestroyStream(s));
@@ -286,7 +257,7 @@ static void test_ops_from_thread_without_context(void **state)
     ACL_OK(aclrtSetDevice(0));
     struct no_ctx_ops o = {0};
     ACL_OK(aclrtCreateStream(&o.s));
-    run_thread(ops_without_context, &o);
+    oacl_test_run_thread(ops_without_context, &o);
     assert_int_equal(o.destroy, ACL_ERROR_RT_CONTEXT_NULL);
     assert_int_equal(o.force, ACL_ERROR_RT_CONTEXT_NULL);
     assert_int_equal(o.sync, ACL_ERROR_RT_CONTEXT_NULL);
@@ -342,7 +313,7 @@ static void test_destroy_from_other_thread_device(void **state)
     ACL_OK(aclrtSetDevice(0));
     struct other_device_thread t = {0};
     ACL_OK(aclrtCreateStream(&t.s));
-    run_thread(thread_on_device_1, &t);
+    oacl_test_run_thread(thread_on_device_1, &t);
     assert_int_equal(t.set, ACL_SUCCESS);
     assert_int_equal(t.destroy, ACL_ERROR_RT_STREAM_CONTEXT);
     assert_int_equal(t.force, ACL_ERROR_RT_STREAM_CONTEXT);
@@ -705,7 +676,7 @@ static void test_reset_while_creating(void **state)
                  bad_total);
 }
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup_test, teardown_test)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, oacl_test_reset_fixture, oacl_test_reset_fixture)
 
 int main(void)
 {
