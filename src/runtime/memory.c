@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "common/addr_registry.h"
@@ -322,4 +323,55 @@ OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t
     }
     oacl_obj_put(&ctx->obj);
     return rc;
+}
+
+/* ---- pointer classification --------------------------------------------- */
+
+static uint32_t policy_page_size(uint32_t policy, size_t size)
+{
+    switch (policy) {
+    case ACL_MEM_MALLOC_NORMAL_ONLY:
+    case ACL_MEM_MALLOC_NORMAL_ONLY_P2P:
+        return 4096;
+    case ACL_MEM_MALLOC_HUGE1G_ONLY:
+    case ACL_MEM_MALLOC_HUGE1G_ONLY_P2P:
+        return 1u << 30;
+    case ACL_MEM_MALLOC_HUGE_ONLY:
+    case ACL_MEM_MALLOC_HUGE_ONLY_P2P:
+        return 2u << 20;
+    default: /* huge first, or no recognised policy: huge pages from 2 MiB up */
+        return size >= (2u << 20) ? 2u << 20 : 4096;
+    }
+}
+
+OACL_API aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
+{
+    if (!ptr || !attributes)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", ptr ? "attributes" : "ptr");
+    aclrtPtrAttributes a;
+    memset(&a, 0, sizeof(a));
+    a.location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+    a.pageSize = (uint32_t)page_round(1);
+    uintptr_t p = (uintptr_t)ptr;
+    oacl_registry_rdlock();
+    const struct oacl_mem_record *r = oacl_registry_find_locked(OACL_SPACE_ALLOC, p);
+    if (r && r->kind == OACL_MEM_DEVICE) {
+        a.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+        a.location.id = (uint32_t)r->device;
+        a.pageSize = policy_page_size(r->flags, r->user_size);
+    } else if (r && r->kind == OACL_MEM_DEVICE_ALIAS) {
+        /* The device side of mapped host memory: device addresses. */
+        a.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+        a.location.id = (uint32_t)r->device;
+    } else if (r) {
+        a.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+    } else {
+        /* User memory counts as runtime host memory once it is pinned. */
+        const struct oacl_mem_record *reg = oacl_registry_find_locked(OACL_SPACE_HOSTREG, p);
+        if (reg && (reg->flags & ACL_HOST_REG_PINNED))
+            a.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+    }
+    oacl_registry_unlock();
+    *attributes = a;
+    return ACL_SUCCESS;
 }

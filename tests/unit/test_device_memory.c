@@ -284,6 +284,48 @@ static void test_free_waits_for_queued_work(void **state)
     test_buf_free(&done);
 }
 
+static void test_pointer_attributes(void **state)
+{
+    (void)state;
+    void *dn, *dh, *pinned;
+    ACL_OK(aclrtMalloc(&dn, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+    ACL_OK(aclrtMalloc(&dh, 3 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+    ACL_OK(aclrtMallocHost(&pinned, 8192));
+    aclrtPtrAttributes a;
+    memset(&a, 0xFF, sizeof(a));
+    ACL_OK(aclrtPointerGetAttributes((char *)dn + 100, &a)); /* interior */
+    assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+    assert_int_equal(a.location.id, 0);
+    assert_int_equal(a.pageSize, 4096);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(a.rsv[i], 0);
+    ACL_OK(aclrtPointerGetAttributes(dh, &a));
+    assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+    assert_int_equal(a.pageSize, 2 << 20);
+    ACL_OK(aclrtPointerGetAttributes((char *)pinned + 8191, &a));
+    assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_HOST);
+    assert_int_equal(a.pageSize, (uint32_t)sysconf(_SC_PAGESIZE));
+    int local;
+    ACL_OK(aclrtPointerGetAttributes(&local, &a));
+    assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_UNREGISTERED);
+    /* Pageable memory registered PINNED counts as runtime host memory. */
+    char *pg = aligned_alloc(4096, 8192);
+    ACL_OK(aclrtHostRegisterV2(pg, 8192, ACL_HOST_REG_PINNED));
+    ACL_OK(aclrtPointerGetAttributes(pg + 10, &a));
+    assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_HOST);
+    ACL_OK(aclrtHostUnregister(pg));
+    ACL_OK(aclrtPointerGetAttributes(pg + 10, &a));
+    assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_UNREGISTERED);
+    free(pg);
+    ACL_ERR(aclrtPointerGetAttributes(NULL, &a), ACL_ERROR_INVALID_PARAM, "ptr");
+    ACL_ERR(aclrtPointerGetAttributes(dn, NULL), ACL_ERROR_INVALID_PARAM, "attributes");
+    ACL_OK(aclrtFree(dn));
+    ACL_OK(aclrtPointerGetAttributes(dn, &a)); /* freed: unknown again */
+    assert_int_equal(a.location.type, ACL_MEM_LOCATION_TYPE_UNREGISTERED);
+    ACL_OK(aclrtFree(dh));
+    ACL_OK(aclrtFreeHost(pinned));
+}
+
 /* A configured capacity is what GetMemInfo reports and what allocation
  * stops at (child process: the configuration is read once). */
 static void test_configured_capacity(void **state)
@@ -333,6 +375,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_memcpy_errors),
         cmocka_unit_test(test_memcpy_orders_after_default_stream),
         cmocka_unit_test(test_free_waits_for_queued_work),
+        cmocka_unit_test(test_pointer_attributes),
         cmocka_unit_test(test_configured_capacity),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
