@@ -34,7 +34,8 @@ struct oacl_kernel_info {
 
 /* One kernel launch, as captured by the API layer. */
 struct oacl_launch {
-    struct oacl_module *module;          /* the backend takes a module reference */
+    struct oacl_module *module;          /* the backend takes a module reference;
+                                            NULL: code linked into the program */
     const struct oacl_kernel_info *kernel;
     const void *args;                    /* argument blob */
     size_t args_size;

@@ -144,7 +144,8 @@ static int cpu_queue_launch(struct oacl_queue *q, const struct oacl_launch *l, c
     t->refs = 1;
     t->run = oacl_kernel_run_block;
     t->release = kernel_task_release;
-    oacl_cpu_module_ref(l->module);
+    if (l->module) /* NULL for kernels linked into the program */
+        oacl_cpu_module_ref(l->module);
     t->module = l->module;
     t->kernel = l->kernel->backend_kernel;
     t->block_offset = l->block_offset;
@@ -157,7 +158,9 @@ static int cpu_queue_launch(struct oacl_queue *q, const struct oacl_launch *l, c
 static int cpu_queue_sync(struct oacl_queue *q, int64_t timeout_ns, char *err)
 {
     uint64_t target = oacl_exec_submitted(q);
-    if (oacl_exec_wait(q, target, timeout_ns) == ETIMEDOUT) {
+    int waited = oacl_exec_wait(q, target, timeout_ns);
+    oacl_kernel_output_flush();
+    if (waited == ETIMEDOUT) {
         snprintf(err, OACL_BACKEND_ERRLEN, "work still running after %lld ms",
                  (long long)(timeout_ns / 1000000));
         return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;

@@ -105,6 +105,8 @@ void oacl_task_put(struct oacl_task *t);
 void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit);
 /* Per-thread state of an executing thread; allocated on first use. */
 void oacl_exec_thread_release(void);
+/* Flushes what kernels printed (stdout) if they printed since the last flush. */
+void oacl_kernel_output_flush(void);
 
 /* ---- host memory (host_mem.c) ---- */
 
