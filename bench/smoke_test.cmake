@@ -1,6 +1,7 @@
 # ctest smoke test of oacl-bench: it runs a quick subset and writes a
 # well-formed CSV. Timing is never checked.
 #   cmake -DBENCH=<oacl-bench> -DCSV=<file> -P smoke_test.cmake
+cmake_minimum_required(VERSION 3.20)
 file(REMOVE ${CSV})
 execute_process(COMMAND ${BENCH} --quick --reps 2 --only launch_sync_empty,seed_workload --csv ${CSV}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
