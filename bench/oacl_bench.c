@@ -534,6 +534,18 @@ static bool mem_fits(uint64_t bytes)
     return bytes + margin <= avail;
 }
 
+/* The first line of /proc/loadavg ("1.00 0.50 0.20 2/150 1234"), trimmed. */
+static void loadavg(char *buf, size_t len)
+{
+    snprintf(buf, len, "unknown");
+    FILE *f = fopen("/proc/loadavg", "re");
+    if (!f)
+        return;
+    if (fgets(buf, (int)len, f))
+        buf[strcspn(buf, "\n")] = '\0';
+    fclose(f);
+}
+
 static void cpu_model(char *buf, size_t len)
 {
     snprintf(buf, len, "unknown CPU");
@@ -1731,6 +1743,9 @@ int main(int argc, char **argv)
            un.machine, host_cpus(), g_workers, aclrtGetSocName() ? aclrtGetSocName() : "?");
     printf("CPU: %s; memory available %.1f GiB; reference add loop: %s\n", cpu,
            (double)mem_available() / (double)GiB, g_simd ? bench_ref_simd_name() : "scalar C");
+    char load[128];
+    loadavg(load, sizeof load);
+    printf("load average at start: %s (other processes share these CPUs)\n", load);
     printf("mode: %s, %d rounds per figure%s%s\n", g_opt.quick ? "quick" : "full", g_opt.reps,
            g_opt.only ? ", only " : "", g_opt.only ? g_opt.only : "");
     printf("every value is the median of its samples; ratios are ratios of medians (see each group's notes)\n\n");
@@ -1757,7 +1772,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "oacl-bench: writing %s failed\n", g_opt.csv);
         return 1;
     }
-    printf("\n%d figure%s%s%s\n", g_rows, g_rows == 1 ? "" : "s", g_opt.csv ? " written to " : "",
+    loadavg(load, sizeof load);
+    printf("\nload average at end: %s\n", load);
+    printf("%d figure%s%s%s\n", g_rows, g_rows == 1 ? "" : "s", g_opt.csv ? " written to " : "",
            g_opt.csv ? g_opt.csv : "");
     if (g_rows == 0) {
         fprintf(stderr, "oacl-bench: no metric matched --only %s\n", g_opt.only ? g_opt.only : "");

@@ -103,7 +103,11 @@ if [ -n "$ocl_bin" ]; then
 fi
 cp "$tmp_csv" "$csv"
 chmod 644 "$csv"
-echo "bench/run.sh: wrote $csv and $txt"
+# the CSV as a Markdown table (for the README)
+awk -F, 'NR == 1 { print "| metric | value | unit | reference | ratio |"; print "| --- | ---: | --- | ---: | ---: |"; next }
+  { printf "| `%s` | %s | %s | %s | %s |\n", $1, $2, $3, ($4 == "" ? "-" : $4), ($5 == "" ? "-" : $5) }' \
+  "$csv" >"$results/latest.md"
+echo "bench/run.sh: wrote $csv, $txt and $results/latest.md"
 
 # ---- plot ------------------------------------------------------------------------
 if command -v gnuplot >/dev/null 2>&1; then
