@@ -604,6 +604,25 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 
 /* ---- Memory management ---------------------------------------------------- */
 
+/* Allocates device memory on the current device (size rounded up to 32 bytes, plus 32). */
+ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+
+/* Allocates device memory, size rounded up to 32 bytes (no extra padding). */
+ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+
+/* Frees memory from aclrtMalloc or aclrtMallocAlign32. */
+ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
+
+/* Synchronous copy of count bytes; destMax is the capacity of dst. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+                                         aclrtMemcpyKind kind);
+
+/* Free and total bytes of a kind of memory on the current device. */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
+
+/* Classifies a pointer: device, runtime host, or unregistered memory. */
+ACL_FUNC_VISIBILITY aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);
+
 /* Allocates page-locked host memory. */
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
 

@@ -116,6 +116,33 @@ OACL_KAPI OACL_NORETURN void oacl_kernel_fail(int fault, const char *fmt, ...)
 /* A deliberate device fault (the CPU device's asm("trap")). */
 OACL_KAPI OACL_NORETURN void oacl_kernel_trap(void);
 
+/* ---- kernels linked into the program (<<<>>> launches) -------------------- */
+
+/*
+ * Queues kernel k, whose code is linked into the program (a descriptor made
+ * by oacl-cc for a `kernel<<<blocks, l2ctrl, stream>>>(args...)` launch),
+ * on `stream` (NULL: the default stream of the calling thread's current
+ * context). The argument blob (args_size bytes, layout as in a kernel
+ * binary) is copied before the call returns. Returns 0 when the launch is
+ * queued, else an aclError code (also left for aclGetRecentErrMsg).
+ */
+OACL_KAPI int oacl_launch(const struct oacl_kernel_desc *k, uint32_t num_blocks, void *stream, const void *args,
+                          size_t args_size);
+
+/* ---- kernel output ------------------------------------------------------ */
+
+/*
+ * printf for kernels: the formatted text goes to the process's standard
+ * output as one piece (lines of different blocks never mix within a line),
+ * with no prefix. Output reaches stdout before the stream's synchronise
+ * returns and before the process exits. Returns the number of characters.
+ */
+OACL_KAPI int oacl_printf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
 /* ---- vector primitives -------------------------------------------------- */
 /*
  * Element-wise loops over n elements. FP16 values are IEEE binary16 bit

@@ -1,12 +1,24 @@
 #include "common/addr_registry.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <pthread.h>
 
 #include "common/imap.h"
+#include "common/pagemap.h"
 
+/*
+ * Each space keeps its ranges twice: an interval map (exact: overlap
+ * checks, ranges smaller than a page) and a page map (fast: a lookup is a
+ * few dependent loads however many ranges there are). The page map sends
+ * lookups for pages shared by several ranges to the interval map.
+ */
 static pthread_rwlock_t g_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct oacl_imap g_maps[2];
+static struct oacl_pagemap g_pages[2];
+/* Cleared if a page-map update ever fails (out of memory while splitting a
+ * node): from then on that space answers from the interval map alone. */
+static bool g_pages_ok[2] = {true, true};
 
 void oacl_registry_rdlock(void) { pthread_rwlock_rdlock(&g_lock); }
 void oacl_registry_wrlock(void) { pthread_rwlock_wrlock(&g_lock); }
@@ -14,11 +26,21 @@ void oacl_registry_unlock(void) { pthread_rwlock_unlock(&g_lock); }
 
 int oacl_registry_insert_locked(enum oacl_space sp, struct oacl_mem_record *r)
 {
-    return oacl_imap_insert(&g_maps[sp], r->base, r->size, r);
+    int rc = oacl_imap_insert(&g_maps[sp], r->base, r->size, r);
+    if (rc)
+        return rc;
+    if (g_pages_ok[sp] && oacl_pagemap_set(&g_pages[sp], r->base, r->size, r) != 0)
+        g_pages_ok[sp] = false; /* stale entries may remain: stop trusting it */
+    return 0;
 }
 
 struct oacl_mem_record *oacl_registry_find_locked(enum oacl_space sp, uintptr_t addr)
 {
+    if (g_pages_ok[sp]) {
+        void *v = oacl_pagemap_get(&g_pages[sp], addr);
+        if (v != OACL_PAGEMAP_SHARED)
+            return v;
+    }
     struct oacl_imap_entry e;
     return oacl_imap_find(&g_maps[sp], addr, &e) ? e.value : NULL;
 }
@@ -32,7 +54,11 @@ struct oacl_mem_record *oacl_registry_overlap_locked(enum oacl_space sp, uintptr
 struct oacl_mem_record *oacl_registry_remove_locked(enum oacl_space sp, uintptr_t base)
 {
     struct oacl_imap_entry e;
-    return oacl_imap_remove(&g_maps[sp], base, &e) ? e.value : NULL;
+    if (!oacl_imap_remove(&g_maps[sp], base, &e))
+        return NULL;
+    if (g_pages_ok[sp] && oacl_pagemap_set(&g_pages[sp], e.start, e.len, NULL) != 0)
+        g_pages_ok[sp] = false;
+    return e.value;
 }
 
 size_t oacl_registry_count_locked(enum oacl_space sp) { return oacl_imap_count(&g_maps[sp]); }

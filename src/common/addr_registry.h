@@ -3,8 +3,8 @@
  * that any pointer handed to the API can be classified and checked in
  * O(log n). Two spaces, each a set of non-overlapping ranges:
  *  - OACL_SPACE_ALLOC: memory the runtime owns or created — pinned host
- *    allocations and the device-side aliases of mapped host memory (device
- *    memory will join them);
+ *    allocations, device memory, and the device-side aliases of mapped
+ *    host memory;
  *  - OACL_SPACE_HOSTREG: host ranges registered with aclrtHostRegister(V2),
  *    whoever allocated them.
  * Readers take a shared lock; compound updates hold the exclusive lock
@@ -23,6 +23,7 @@ enum oacl_mem_kind {
     OACL_MEM_HOST_PINNED = 1,   /* aclrtMallocHost */
     OACL_MEM_DEVICE_ALIAS = 2,  /* device address of a mapped host range */
     OACL_MEM_HOST_REGISTERED = 3,
+    OACL_MEM_DEVICE = 4,        /* aclrtMalloc and friends */
 };
 
 /* One range. The registry stores pointers to records that their creator

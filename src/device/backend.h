@@ -34,7 +34,8 @@ struct oacl_kernel_info {
 
 /* One kernel launch, as captured by the API layer. */
 struct oacl_launch {
-    struct oacl_module *module;          /* the backend takes a module reference */
+    struct oacl_module *module;          /* the backend takes a module reference;
+                                            NULL: code linked into the program */
     const struct oacl_kernel_info *kernel;
     const void *args;                    /* argument blob */
     size_t args_size;
@@ -64,9 +65,10 @@ struct oacl_host_map {
 struct oacl_backend_ops {
     const char *name;
 
-    /* Opens device `index` with the given profile; called once per device. */
-    int (*device_open)(uint32_t index, const struct oacl_soc_profile *soc, struct oacl_bdev **out,
-                       char *err);
+    /* Opens device `index` with the given profile and memory capacity;
+       called once per device. */
+    int (*device_open)(uint32_t index, const struct oacl_soc_profile *soc, uint64_t memory_bytes,
+                       struct oacl_bdev **out, char *err);
     /* Waits for all of the device's queues and releases it. */
     void (*device_close)(struct oacl_bdev *dev);
 
@@ -82,6 +84,15 @@ struct oacl_backend_ops {
     int (*host_map)(struct oacl_bdev *dev, void *ptr, size_t size, bool runtime_memory,
                     struct oacl_host_map *out, char *err);
     void (*host_unmap)(void *ptr, size_t size, const struct oacl_host_map *map);
+
+    /* Device memory: at least size bytes aligned to `align` (a power of two)
+       in the device's own address range. dev_free first waits for the work
+       already queued on the device's queues (it may still use the memory). */
+    int (*dev_alloc)(struct oacl_bdev *dev, size_t size, size_t align, void **out, char *err);
+    void (*dev_free)(struct oacl_bdev *dev, void *ptr, size_t size);
+    /* A synchronous copy between any two addresses the host can reach
+       (overlap allowed). */
+    void (*copy)(void *dst, const void *src, size_t n);
 
     /* Loads a kernel binary from a file. Fills the kernel table, which stays
        valid until the module's last reference is dropped. */
@@ -106,6 +117,9 @@ struct oacl_backend_ops {
     int (*queue_sync)(struct oacl_queue *q, int64_t timeout_ns, char *err);
     /* True when every queued task has finished. */
     bool (*queue_idle)(struct oacl_queue *q);
+    /* Waits like queue_sync (0 or ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) but
+       leaves a task failure for the queue's next sync to report. */
+    int (*queue_wait)(struct oacl_queue *q, int64_t timeout_ns);
 };
 
 /* The CPU device's table (src/device/cpu/cpu_backend.c). */

@@ -7,7 +7,15 @@
 
 #include "runtime/runtime.h"
 
-static __thread void *tls_ctx_handle;
+/* The calling thread's current context. The binding holds a reference, so
+ * the object stays readable even after another thread destroys the
+ * context; `dead` then tells that it is gone. Checking costs no lock. */
+static __thread struct oacl_context *tls_ctx;
+static pthread_key_t g_ctx_key;
+static pthread_once_t g_ctx_once = PTHREAD_ONCE_INIT;
+
+static void binding_release(void *p) { oacl_obj_put(&((struct oacl_context *)p)->obj); }
+static void ctx_key_init(void) { pthread_key_create(&g_ctx_key, binding_release); }
 
 static void context_destroy(struct oacl_obj *o)
 {
@@ -45,13 +53,13 @@ aclError oacl_context_create_locked(struct oacl_device *dev, bool is_default, st
 
 void oacl_context_teardown(struct oacl_context *ctx)
 {
-    /* Retire first so that threads stop finding it, and mark it dead so that
-       calls already holding it cannot add streams. */
+    /* Dead first: threads bound to it stop using it, and calls already
+       holding it cannot add streams; then the handle goes. */
     oacl_obj_ref(&ctx->obj);
-    oacl_obj_retire(&ctx->obj);
     pthread_mutex_lock(&ctx->lock);
-    ctx->dead = true;
+    __atomic_store_n(&ctx->dead, true, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&ctx->lock);
+    oacl_obj_retire(&ctx->obj);
     for (;;) {
         pthread_mutex_lock(&ctx->lock);
         struct oacl_stream *s = ctx->streams;
@@ -69,27 +77,38 @@ void oacl_context_teardown(struct oacl_context *ctx)
     oacl_obj_put(&ctx->obj);
 }
 
-void oacl_ctx_bind(struct oacl_context *ctx) { tls_ctx_handle = ctx ? ctx->obj.handle : NULL; }
+void oacl_ctx_bind(struct oacl_context *ctx)
+{
+    struct oacl_context *old = tls_ctx;
+    if (ctx == old)
+        return;
+    pthread_once(&g_ctx_once, ctx_key_init);
+    if (ctx)
+        oacl_obj_ref(&ctx->obj);
+    tls_ctx = ctx;
+    pthread_setspecific(g_ctx_key, ctx); /* released when the thread exits */
+    if (old)
+        oacl_obj_put(&old->obj);
+}
 
 aclError oacl_ctx_current(struct oacl_context **out, const char *fn)
 {
-    void *h = tls_ctx_handle;
-    if (h) {
-        struct oacl_obj *o = oacl_handle_get(h, OACL_H_CONTEXT);
-        if (o) {
-            *out = (struct oacl_context *)o;
-            return ACL_SUCCESS;
-        }
+    struct oacl_context *c = tls_ctx;
+    if (c && !__atomic_load_n(&c->dead, __ATOMIC_ACQUIRE)) {
+        oacl_obj_ref(&c->obj);
+        *out = c;
+        return ACL_SUCCESS;
     }
     int32_t dd = __atomic_load_n(&oacl_config()->default_device, __ATOMIC_ACQUIRE);
-    if (dd >= 0 && aclrtSetDevice(dd) == ACL_SUCCESS && tls_ctx_handle) {
-        struct oacl_obj *o = oacl_handle_get(tls_ctx_handle, OACL_H_CONTEXT);
-        if (o) {
-            *out = (struct oacl_context *)o;
+    if (dd >= 0 && aclrtSetDevice(dd) == ACL_SUCCESS) {
+        struct oacl_context *n = tls_ctx;
+        if (n && !__atomic_load_n(&n->dead, __ATOMIC_ACQUIRE)) {
+            oacl_obj_ref(&n->obj);
+            *out = n;
             return ACL_SUCCESS;
         }
     }
-    if (h)
+    if (c)
         return oacl_fail(ACL_ERROR_RT_CONTEXT_NULL, fn,
                          "the thread's current context was destroyed or its device reset; call aclrtSetDevice");
     return oacl_fail(ACL_ERROR_RT_CONTEXT_NULL, fn, "no current context on this thread; call aclrtSetDevice first");

@@ -20,6 +20,7 @@ static void devices_init(void)
     for (int32_t i = 0; i < MAX_DEVICES; i++) {
         g_devices[i].id = i;
         pthread_mutex_init(&g_devices[i].lock, NULL);
+        pthread_mutex_init(&g_devices[i].mem_lock, NULL);
     }
 }
 
@@ -48,7 +49,8 @@ aclError oacl_device_open_locked(struct oacl_device *dev, const char *fn)
     if (dev->bdev)
         return ACL_SUCCESS;
     char err[OACL_BACKEND_ERRLEN] = "";
-    int rc = oacl_backend()->device_open((uint32_t)dev->id, oacl_config()->soc, &dev->bdev, err);
+    int rc = oacl_backend()->device_open((uint32_t)dev->id, oacl_config()->soc, oacl_config()->device_memory,
+                                         &dev->bdev, err);
     if (rc)
         return oacl_fail(rc, fn, "device %d: %s", dev->id, err);
     return ACL_SUCCESS;

@@ -42,6 +42,24 @@ static void config_load(void)
     g_config.soc = oacl_soc_find(soc);
     if (!g_config.soc)
         OACL_ERROR("OACL_SOC='%s' names no known SoC profile; the simulated devices are unavailable", soc);
+    g_config.device_memory = g_config.soc ? g_config.soc->memory_bytes : 0;
+    const char *m = getenv("OACL_DEVICE_MEMORY");
+    if (m && *m) {
+        char *end;
+        unsigned long long v = strtoull(m, &end, 10);
+        unsigned shift = 0;
+        if (*end == 'K' || *end == 'k')
+            shift = 10, end++;
+        else if (*end == 'M' || *end == 'm')
+            shift = 20, end++;
+        else if (*end == 'G' || *end == 'g')
+            shift = 30, end++;
+        /* At least one page, at most 1 TiB per device. */
+        if (*end == '\0' && v > 0 && v <= (1ull << 40) >> shift && (v << shift) >= 4096)
+            g_config.device_memory = v << shift;
+        else
+            OACL_WARN("OACL_DEVICE_MEMORY='%s' is not a size between 4K and 1024G; using the profile's", m);
+    }
 }
 
 const struct oacl_config *oacl_config(void)

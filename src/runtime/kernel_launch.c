@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/addr_registry.h"
+#include "oacl/kernel_abi.h"
 #include "runtime/runtime.h"
 
 #define MAX_BLOCKS 65535u
@@ -67,9 +68,12 @@ static aclError parse_cfg(const aclrtLaunchKernelCfg *cfg, struct launch_cfg *ou
     return ACL_SUCCESS;
 }
 
-/* Everything both launch forms share once arguments are known. */
-static aclError launch(struct oacl_function *f, uint32_t num_blocks, aclrtStream stream, const struct launch_cfg *c,
-                       const void *args, size_t args_size, bool copy_args, const char *fn)
+/* Everything the launch forms share once arguments are known. bin_dev is
+ * the device the kernel was loaded for (NULL: code linked into the
+ * program, which runs on any device). */
+static aclError launch(struct oacl_module *module, const struct oacl_kernel_info *info, struct oacl_device *bin_dev,
+                       uint32_t num_blocks, aclrtStream stream, const struct launch_cfg *c, const void *args,
+                       size_t args_size, bool copy_args, const char *fn)
 {
     struct oacl_context *ctx = NULL;
     aclError rc = oacl_ctx_current(&ctx, fn);
@@ -78,13 +82,13 @@ static aclError launch(struct oacl_function *f, uint32_t num_blocks, aclrtStream
     struct oacl_stream *s = NULL;
     rc = oacl_stream_resolve(ctx, stream, true, &s, fn);
     if (rc == ACL_SUCCESS) {
-        if (f->bin->dev != ctx->dev) {
+        if (bin_dev && bin_dev != ctx->dev) {
             rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "kernel '%s' was loaded for device %d, not device %d",
-                           f->info->name, f->bin->dev->id, ctx->dev->id);
+                           info->name, bin_dev->id, ctx->dev->id);
         } else {
             struct oacl_launch l = {
-                .module = f->bin->module,
-                .kernel = f->info,
+                .module = module,
+                .kernel = info,
                 .args = args,
                 .args_size = args_size,
                 .copy_args = copy_args,
@@ -136,7 +140,7 @@ OACL_API aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32
     else
         rc = oacl_args_check(a, f, __func__);
     if (rc == ACL_SUCCESS)
-        rc = launch(f, numBlocks, stream, &c, a->buf, a->size, true, __func__);
+        rc = launch(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, a->buf, a->size, true, __func__);
     oacl_obj_put(ao);
     oacl_obj_put(&f->obj);
     return rc;
@@ -183,7 +187,33 @@ OACL_API aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBloc
                        f->info->name, need, argsSize);
     struct launch_cfg c = {0, 0};
     if (rc == ACL_SUCCESS)
-        rc = launch(f, numBlocks, stream, &c, argsData, argsSize, false, __func__);
+        rc = launch(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, argsData, argsSize, false,
+                    __func__);
     oacl_obj_put(&f->obj);
     return rc;
+}
+
+/* Launches of kernels linked into the program: `k<<<blocks, l2ctrl,
+ * stream>>>(args...)` in a source compiled by oacl-cc becomes a call of
+ * this function with the kernel's descriptor and the arguments packed by
+ * value. */
+OACL_KAPI int oacl_launch(const struct oacl_kernel_desc *k, uint32_t num_blocks, void *stream, const void *args,
+                          size_t args_size)
+{
+    static const char fn[] = "kernel<<<>>> launch";
+    if (!k || !k->entry || !k->name)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "kernel descriptor is NULL or incomplete");
+    if (args_size && !args)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "kernel '%s': args is NULL", k->name);
+    if (num_blocks == 0 || num_blocks > MAX_BLOCKS)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "kernel '%s': blockDim %u is outside 1..%u", k->name,
+                         num_blocks, MAX_BLOCKS);
+    struct oacl_kernel_info info = {
+        .name = k->name, .num_params = k->num_params, .param_sizes = k->param_sizes, .backend_kernel = k};
+    size_t need = blob_size(&info);
+    if (args_size < need)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "kernel '%s' needs %zu bytes of arguments; got %zu", k->name,
+                         need, args_size);
+    struct launch_cfg c = {0, 0};
+    return launch(NULL, &info, NULL, num_blocks, stream, &c, args, args_size, true, fn);
 }

@@ -1,9 +1,12 @@
 /*
- * Pinned host memory: aclrtMallocHost / aclrtFreeHost. Every allocation is
- * recorded in the address registry, which is what later calls check
- * pointers against.
+ * Memory: pinned host memory (aclrtMallocHost / aclrtFreeHost), device
+ * memory (aclrtMalloc / aclrtFree / aclrtGetMemInfo) and copies
+ * (aclrtMemcpy). Every allocation is recorded in the address registry,
+ * which is what later calls check pointers against.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "common/addr_registry.h"
@@ -75,6 +78,9 @@ OACL_API aclError aclrtFreeHost(void *hostPtr)
     if (!r)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "%p was not allocated by aclrtMallocHost (or is freed)",
                        hostPtr);
+    else if (r->kind == OACL_MEM_DEVICE)
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+                       "%p is device memory, not memory from aclrtMallocHost; free it with aclrtFree", hostPtr);
     else if (r->kind != OACL_MEM_HOST_PINNED)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                        "%p is a device address of mapped host memory, not host memory", hostPtr);
@@ -99,5 +105,273 @@ OACL_API aclError aclrtFreeHost(void *hostPtr)
     if (rc)
         return rc;
     free(r);
+    return ACL_SUCCESS;
+}
+
+/* ---- device memory ------------------------------------------------------ */
+
+/* Bytes a device allocation really takes: CANN rounds to 32 bytes and adds
+ * 32 bytes of slack (so kernels may over-read a little), except for the
+ * 1 GiB-page policies. */
+static bool alloc_len(size_t size, aclrtMemMallocPolicy policy, bool pad, size_t *len)
+{
+    bool huge1g = policy == ACL_MEM_MALLOC_HUGE1G_ONLY || policy == ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
+    if (size > SIZE_MAX - 64)
+        return false;
+    *len = ((size + 31) & ~(size_t)31) + (pad && !huge1g ? 32 : 0);
+    return true;
+}
+
+static aclError device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy, bool pad, const char *fn)
+{
+    if (!devPtr)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "devPtr is NULL");
+    if (size == 0)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "size is 0");
+    struct oacl_context *ctx = NULL;
+    aclError rc = oacl_ctx_current(&ctx, fn);
+    if (rc)
+        return rc;
+    struct oacl_device *dev = ctx->dev;
+    oacl_obj_put(&ctx->obj);
+    size_t len;
+    uint64_t cap = oacl_config()->device_memory;
+    if (!alloc_len(size, policy, pad, &len) || len > cap)
+        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "%zu bytes exceed device %d's %llu bytes", size,
+                         dev->id, (unsigned long long)cap);
+    pthread_mutex_lock(&dev->mem_lock);
+    if (dev->mem_used + len > cap) {
+        uint64_t used = dev->mem_used;
+        pthread_mutex_unlock(&dev->mem_lock);
+        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "device %d is out of memory: %zu bytes asked, %llu of %llu free",
+                         dev->id, len, (unsigned long long)(cap - used), (unsigned long long)cap);
+    }
+    dev->mem_used += len;
+    pthread_mutex_unlock(&dev->mem_lock);
+
+    struct oacl_mem_record *r = calloc(1, sizeof(*r));
+    char err[OACL_BACKEND_ERRLEN] = "";
+    void *p = NULL;
+    rc = r ? oacl_backend()->dev_alloc(dev->bdev, len, 64, &p, err) : ACL_ERROR_RT_MEMORY_ALLOCATION;
+    if (rc == ACL_SUCCESS) {
+        r->base = (uintptr_t)p;
+        r->size = len;
+        r->user_size = size;
+        r->kind = OACL_MEM_DEVICE;
+        r->device = dev->id;
+        r->flags = (uint32_t)policy;
+        oacl_registry_wrlock();
+        if (oacl_registry_insert_locked(OACL_SPACE_ALLOC, r) != 0) {
+            snprintf(err, sizeof(err), "cannot record the allocation");
+            rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
+        }
+        oacl_registry_unlock();
+        if (rc)
+            oacl_backend()->dev_free(dev->bdev, p, len);
+    } else if (!r) {
+        snprintf(err, sizeof(err), "out of memory");
+    }
+    if (rc) {
+        free(r);
+        pthread_mutex_lock(&dev->mem_lock);
+        dev->mem_used -= len;
+        pthread_mutex_unlock(&dev->mem_lock);
+        return oacl_fail(rc, fn, "%s", err);
+    }
+    *devPtr = p;
+    return ACL_SUCCESS;
+}
+
+OACL_API aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    return device_malloc(devPtr, size, policy, true, __func__);
+}
+
+OACL_API aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    return device_malloc(devPtr, size, policy, false, __func__);
+}
+
+OACL_API aclError aclrtFree(void *devPtr)
+{
+    if (!devPtr)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "devPtr is NULL");
+    uintptr_t p = (uintptr_t)devPtr;
+    oacl_registry_wrlock();
+    struct oacl_mem_record *r = oacl_registry_find_locked(OACL_SPACE_ALLOC, p);
+    aclError rc = ACL_SUCCESS;
+    if (!r)
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "%p was not allocated by aclrtMalloc (or is freed)",
+                       devPtr);
+    else if (r->kind == OACL_MEM_HOST_PINNED)
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "%p is pinned host memory; free it with aclrtFreeHost",
+                       devPtr);
+    else if (r->kind != OACL_MEM_DEVICE)
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+                       "%p is the device address of mapped host memory; unregister the host memory instead",
+                       devPtr);
+    else if (r->base != p)
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+                       "%p points inside the allocation at %p; pass the address aclrtMalloc returned", devPtr,
+                       (void *)r->base);
+    else
+        oacl_registry_remove_locked(OACL_SPACE_ALLOC, p);
+    oacl_registry_unlock();
+    if (rc)
+        return rc;
+    /* Nobody can find the range any more; the backend lets queued work that
+       may use it finish before the memory can be handed out again. */
+    struct oacl_device *dev = oacl_device_at(r->device);
+    oacl_backend()->dev_free(dev->bdev, devPtr, r->size);
+    pthread_mutex_lock(&dev->mem_lock);
+    dev->mem_used -= r->size;
+    pthread_mutex_unlock(&dev->mem_lock);
+    free(r);
+    return ACL_SUCCESS;
+}
+
+OACL_API aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free_bytes, size_t *total)
+{
+    if (!free_bytes || !total)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", free_bytes ? "total" : "free");
+    if ((int)attr < 0 || attr > ACL_MEM_P2P_HUGE1G)
+        return oacl_fail(ACL_ERROR_RT_INVALID_MEMORY_TYPE, __func__, "attr %d is not an aclrtMemAttr", (int)attr);
+    struct oacl_context *ctx = NULL;
+    aclError rc = oacl_ctx_current(&ctx, __func__);
+    if (rc)
+        return rc;
+    struct oacl_device *dev = ctx->dev;
+    oacl_obj_put(&ctx->obj);
+    uint64_t cap = oacl_config()->device_memory;
+    pthread_mutex_lock(&dev->mem_lock);
+    uint64_t used = dev->mem_used;
+    pthread_mutex_unlock(&dev->mem_lock);
+    /* Every kind is the same memory on this device. */
+    *total = (size_t)cap;
+    *free_bytes = (size_t)(cap - used);
+    return ACL_SUCCESS;
+}
+
+/* ---- copies --------------------------------------------------------------- */
+
+enum mem_class { MEM_HOST, MEM_DEVICE };
+
+/* Classifies [p, p+count) for a copy; runtime memory must contain it. */
+static aclError classify(const void *p, size_t count, const char *name, enum mem_class *out, const char *fn)
+{
+    struct oacl_mem_record r;
+    uintptr_t a = (uintptr_t)p;
+    if (!oacl_registry_lookup(OACL_SPACE_ALLOC, a, &r)) {
+        *out = MEM_HOST; /* pageable host memory: nothing to check */
+        return ACL_SUCCESS;
+    }
+    if (r.kind == OACL_MEM_DEVICE_ALIAS)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
+                         "%s %p is the device address of mapped host memory; copy through its host address", name, p);
+    if (count > r.base + r.size - a)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%s: %zu bytes at %p run past the end of its %s allocation",
+                         name, count, p, r.kind == OACL_MEM_DEVICE ? "device" : "host");
+    *out = r.kind == OACL_MEM_DEVICE ? MEM_DEVICE : MEM_HOST;
+    return ACL_SUCCESS;
+}
+
+static const char *kind_name(aclrtMemcpyKind k)
+{
+    switch (k) {
+    case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
+    case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
+    case ACL_MEMCPY_DEVICE_TO_HOST: return "ACL_MEMCPY_DEVICE_TO_HOST";
+    case ACL_MEMCPY_DEVICE_TO_DEVICE: return "ACL_MEMCPY_DEVICE_TO_DEVICE";
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE";
+    default: return "ACL_MEMCPY_DEFAULT";
+    }
+}
+
+OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind)
+{
+    if (count == 0)
+        return ACL_SUCCESS;
+    if (!dst || !src)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", dst ? "src" : "dst");
+    if ((int)kind < 0 || kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE || kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE ||
+        kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "kind %d is not a copy direction of this function",
+                         (int)kind);
+    if (destMax == 0 || count > destMax)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "count %zu exceeds destMax %zu", count, destMax);
+    struct oacl_context *ctx = NULL;
+    aclError rc = oacl_ctx_current(&ctx, __func__);
+    if (rc)
+        return rc;
+    enum mem_class dc = MEM_HOST, sc = MEM_HOST;
+    rc = classify(dst, count, "dst", &dc, __func__);
+    if (rc == ACL_SUCCESS)
+        rc = classify(src, count, "src", &sc, __func__);
+    if (rc == ACL_SUCCESS && kind != ACL_MEMCPY_DEFAULT) {
+        bool want_src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+        bool want_dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
+                            kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
+        if ((sc == MEM_DEVICE) != want_src_dev || (dc == MEM_DEVICE) != want_dst_dev)
+            rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "%s, but src is %s memory and dst is %s memory",
+                           kind_name(kind), sc == MEM_DEVICE ? "device" : "host", dc == MEM_DEVICE ? "device" : "host");
+    }
+    if (rc == ACL_SUCCESS && dst != src) {
+        /* A synchronous copy sees the effects of the work queued earlier on
+           the device's default stream (without consuming its errors). */
+        oacl_backend()->queue_wait(ctx->default_stream->queue, -1);
+        oacl_backend()->copy(dst, src, count);
+    }
+    oacl_obj_put(&ctx->obj);
+    return rc;
+}
+
+/* ---- pointer classification --------------------------------------------- */
+
+static uint32_t policy_page_size(uint32_t policy, size_t size)
+{
+    switch (policy) {
+    case ACL_MEM_MALLOC_NORMAL_ONLY:
+    case ACL_MEM_MALLOC_NORMAL_ONLY_P2P:
+        return 4096;
+    case ACL_MEM_MALLOC_HUGE1G_ONLY:
+    case ACL_MEM_MALLOC_HUGE1G_ONLY_P2P:
+        return 1u << 30;
+    case ACL_MEM_MALLOC_HUGE_ONLY:
+    case ACL_MEM_MALLOC_HUGE_ONLY_P2P:
+        return 2u << 20;
+    default: /* huge first, or no recognised policy: huge pages from 2 MiB up */
+        return size >= (2u << 20) ? 2u << 20 : 4096;
+    }
+}
+
+OACL_API aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
+{
+    if (!ptr || !attributes)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", ptr ? "attributes" : "ptr");
+    aclrtPtrAttributes a;
+    memset(&a, 0, sizeof(a));
+    a.location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+    a.pageSize = (uint32_t)page_round(1);
+    uintptr_t p = (uintptr_t)ptr;
+    oacl_registry_rdlock();
+    const struct oacl_mem_record *r = oacl_registry_find_locked(OACL_SPACE_ALLOC, p);
+    if (r && r->kind == OACL_MEM_DEVICE) {
+        a.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+        a.location.id = (uint32_t)r->device;
+        a.pageSize = policy_page_size(r->flags, r->user_size);
+    } else if (r && r->kind == OACL_MEM_DEVICE_ALIAS) {
+        /* The device side of mapped host memory: device addresses. */
+        a.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+        a.location.id = (uint32_t)r->device;
+    } else if (r) {
+        a.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+    } else {
+        /* User memory counts as runtime host memory once it is pinned. */
+        const struct oacl_mem_record *reg = oacl_registry_find_locked(OACL_SPACE_HOSTREG, p);
+        if (reg && (reg->flags & ACL_HOST_REG_PINNED))
+            a.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+    }
+    oacl_registry_unlock();
+    *attributes = a;
     return ACL_SUCCESS;
 }

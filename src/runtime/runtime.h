@@ -39,6 +39,7 @@ void oacl_errmsg_set_global(bool global);
 struct oacl_config {
     uint32_t device_count;                  /* OACL_DEVICE_COUNT, default 8 */
     const struct oacl_soc_profile *soc;     /* NULL when OACL_SOC names no profile */
+    uint64_t device_memory;                 /* bytes per device (OACL_DEVICE_MEMORY or the profile) */
     char soc_request[64];                   /* the name asked for */
     int32_t default_device;                 /* from aclInit config, -1 = none */
 };
@@ -62,6 +63,8 @@ struct oacl_device {
     struct oacl_bdev *bdev;             /* backend device, opened on first use */
     uint32_t next_stream_id;            /* atomic */
     uint32_t streams;                   /* atomic: live streams, default ones included */
+    uint64_t mem_used;                  /* device memory allocated (mem_lock) */
+    pthread_mutex_t mem_lock;
 };
 
 /* Streams per device, default streams included (CANN: 512..2048). */

@@ -61,7 +61,7 @@ aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t 
     }
     if (!is_default) {
         pthread_mutex_lock(&ctx->lock);
-        bool dead = ctx->dead;
+        bool dead = __atomic_load_n(&ctx->dead, __ATOMIC_ACQUIRE);
         if (!dead) {
             s->next = ctx->streams;
             if (ctx->streams)

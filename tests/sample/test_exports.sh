@@ -13,7 +13,7 @@ documented=$(grep -o 'oacl_[a-z0-9_/]*' "$doc" | tr '/' '\n' | sed 's/^\([a-z0-9
 for s in $(echo "$syms" | grep '^oacl_'); do
   echo "$documented" | grep -qx "$s" || { echo "exported but undocumented: $s"; exit 1; }
 done
-for s in oacl_block oacl_kernel_fail oacl_kernel_trap oacl_vadd_f16 oacl_vadd_f32 oacl_vadd_i32 oacl_vadd_i16 \
+for s in oacl_block oacl_kernel_fail oacl_kernel_trap oacl_launch oacl_printf oacl_vadd_f16 oacl_vadd_f32 oacl_vadd_i32 oacl_vadd_i16 \
          oacl_cvt_f16_to_f32 oacl_cvt_f32_to_f16; do
   echo "$syms" | grep -qx "$s" || { echo "documented but not exported: $s"; exit 1; }
 done

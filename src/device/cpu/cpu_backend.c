@@ -37,12 +37,18 @@ static void drain_at_exit(void)
 
 static void register_atexit(void) { atexit(drain_at_exit); }
 
-static int cpu_device_open(uint32_t index, const struct oacl_soc_profile *soc, struct oacl_bdev **out, char *err)
+static int cpu_device_open(uint32_t index, const struct oacl_soc_profile *soc, uint64_t memory_bytes,
+                           struct oacl_bdev **out, char *err)
 {
     struct oacl_bdev *d = calloc(1, sizeof(*d));
     if (!d) {
         snprintf(err, OACL_BACKEND_ERRLEN, "out of memory");
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    int rc = oacl_cpu_arena_init(d, memory_bytes, err);
+    if (rc) {
+        free(d);
+        return rc;
     }
     int e = oacl_exec_start(soc);
     if (e) {
@@ -94,6 +100,20 @@ static void cpu_queue_destroy(struct oacl_queue *q)
     free(l);
 }
 
+static void cpu_dev_free(struct oacl_bdev *dev, void *ptr, size_t size)
+{
+    /* Work queued before the free may still read or write the memory: let
+       the device's queues get past it first. */
+    pthread_mutex_lock(&g_queues_lock);
+    for (struct queue_link *l = g_queues; l; l = l->next)
+        if (l->q.dev == dev)
+            oacl_exec_wait(&l->q, oacl_exec_submitted(&l->q), -1);
+    pthread_mutex_unlock(&g_queues_lock);
+    oacl_cpu_dev_release(dev, ptr, size);
+}
+
+static void cpu_copy(void *dst, const void *src, size_t n) { memmove(dst, src, n); }
+
 static void kernel_task_release(struct oacl_task *t)
 {
     oacl_cpu_module_put(t->module);
@@ -124,7 +144,8 @@ static int cpu_queue_launch(struct oacl_queue *q, const struct oacl_launch *l, c
     t->refs = 1;
     t->run = oacl_kernel_run_block;
     t->release = kernel_task_release;
-    oacl_cpu_module_ref(l->module);
+    if (l->module) /* NULL for kernels linked into the program */
+        oacl_cpu_module_ref(l->module);
     t->module = l->module;
     t->kernel = l->kernel->backend_kernel;
     t->block_offset = l->block_offset;
@@ -137,12 +158,20 @@ static int cpu_queue_launch(struct oacl_queue *q, const struct oacl_launch *l, c
 static int cpu_queue_sync(struct oacl_queue *q, int64_t timeout_ns, char *err)
 {
     uint64_t target = oacl_exec_submitted(q);
-    if (oacl_exec_wait(q, target, timeout_ns) == ETIMEDOUT) {
+    int waited = oacl_exec_wait(q, target, timeout_ns);
+    oacl_kernel_output_flush();
+    if (waited == ETIMEDOUT) {
         snprintf(err, OACL_BACKEND_ERRLEN, "work still running after %lld ms",
                  (long long)(timeout_ns / 1000000));
         return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
     }
     return oacl_exec_take_fault(q, err, OACL_BACKEND_ERRLEN);
+}
+
+static int cpu_queue_wait(struct oacl_queue *q, int64_t timeout_ns)
+{
+    return oacl_exec_wait(q, oacl_exec_submitted(q), timeout_ns) == ETIMEDOUT ? ACL_ERROR_RT_STREAM_SYNC_TIMEOUT
+                                                                               : ACL_SUCCESS;
 }
 
 static bool cpu_queue_idle(struct oacl_queue *q)
@@ -160,6 +189,9 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .host_unlock = oacl_cpu_host_unlock,
     .host_map = oacl_cpu_host_map,
     .host_unmap = oacl_cpu_host_unmap,
+    .dev_alloc = oacl_cpu_dev_alloc,
+    .dev_free = cpu_dev_free,
+    .copy = cpu_copy,
     .module_load = oacl_cpu_module_load,
     .module_ref = oacl_cpu_module_ref,
     .module_put = oacl_cpu_module_put,
@@ -169,4 +201,5 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .queue_launch = cpu_queue_launch,
     .queue_sync = cpu_queue_sync,
     .queue_idle = cpu_queue_idle,
+    .queue_wait = cpu_queue_wait,
 };

@@ -12,11 +12,14 @@
 #include "device/backend.h"
 #include "oacl/kernel_abi.h"
 
+struct oacl_arena;
+
 struct oacl_bdev {
     uint32_t index;
     const struct oacl_soc_profile *soc;
     uint32_t ub_size;
     uint32_t npu_arch;
+    struct oacl_arena *arena;   /* device memory (device_mem.c) */
 };
 
 struct oacl_task;
@@ -102,6 +105,8 @@ void oacl_task_put(struct oacl_task *t);
 void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit);
 /* Per-thread state of an executing thread; allocated on first use. */
 void oacl_exec_thread_release(void);
+/* Flushes what kernels printed (stdout) if they printed since the last flush. */
+void oacl_kernel_output_flush(void);
 
 /* ---- host memory (host_mem.c) ---- */
 
@@ -112,6 +117,13 @@ void oacl_cpu_host_unlock(void *ptr, size_t size);
 int oacl_cpu_host_map(struct oacl_bdev *dev, void *ptr, size_t size, bool runtime_memory,
                       struct oacl_host_map *out, char *err);
 void oacl_cpu_host_unmap(void *ptr, size_t size, const struct oacl_host_map *map);
+
+/* ---- device memory (device_mem.c) ---- */
+
+int oacl_cpu_arena_init(struct oacl_bdev *dev, uint64_t capacity, char *err);
+int oacl_cpu_dev_alloc(struct oacl_bdev *dev, size_t size, size_t align, void **out, char *err);
+/* Returns an extent at once; the caller made sure no queued work uses it. */
+void oacl_cpu_dev_release(struct oacl_bdev *dev, void *ptr, size_t size);
 
 /* ---- kernel binaries (kernel_module.c) ---- */
 

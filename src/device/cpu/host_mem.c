@@ -118,56 +118,67 @@ struct vma_scan {
     bool single;           /* ... and in one mapping */
     bool shared;           /* that mapping is shared (aliasable as it is) */
     bool private_anon_rw;  /* all of it is private, anonymous, read-write */
-    bool locked;           /* all of it is locked (the program's own mlock) */
 };
 
-/* Reads /proc/self/smaps up to the end of [lo, hi): smaps adds each
- * mapping's flags (VmFlags "lo" = locked) to what maps says. */
+/* Reads /proc/self/maps up to the end of [lo, hi) (cheap: unlike smaps it
+ * walks no page tables). */
 static void scan_vmas(uintptr_t lo, uintptr_t hi, struct vma_scan *out)
 {
     memset(out, 0, sizeof(*out));
-    FILE *f = fopen("/proc/self/smaps", "re");
+    FILE *f = fopen("/proc/self/maps", "re");
     if (!f)
         return;
     char line[512];
     uintptr_t next = lo;
-    bool anon_rw = true, shared = true, locked = true, in_range = false;
+    bool anon_rw = true, shared = true;
     unsigned vmas = 0;
     while (fgets(line, sizeof(line), f)) {
         unsigned long start, end;
         char perms[8] = "";
         int name_at = 0;
-        if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &start, &end, perms, &name_at) >= 3 && perms[0] &&
-            strchr(line, '-') < strchr(line, ' ')) {
-            /* A mapping's header line. */
-            if (in_range && next >= hi)
-                break; /* the last mapping of the range is complete */
-            in_range = false;
-            if (end <= lo)
-                continue;
-            if (start >= hi || start > next)
-                break; /* past the range, or a hole */
-            const char *name = name_at ? line + name_at : "";
-            size_t nl = strcspn(name, "\n");
-            bool anon = nl == 0 || strncmp(name, "[heap]", nl) == 0;
-            if (strncmp(perms, "rw-p", 4) != 0 || !anon)
-                anon_rw = false;
-            if (perms[3] != 's')
-                shared = false;
-            vmas++;
-            next = end;
-            in_range = true;
-        } else if (in_range && strncmp(line, "VmFlags:", 8) == 0) {
-            if (!strstr(line, " lo"))
-                locked = false;
-        }
+        if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &start, &end, perms, &name_at) < 3)
+            continue;
+        if (end <= lo)
+            continue;
+        if (start >= hi || start > next)
+            break; /* past the range, or a hole */
+        const char *name = name_at ? line + name_at : "";
+        size_t nl = strcspn(name, "\n");
+        bool anon = nl == 0 || strncmp(name, "[heap]", nl) == 0;
+        if (strncmp(perms, "rw-p", 4) != 0 || !anon)
+            anon_rw = false;
+        if (perms[3] != 's')
+            shared = false;
+        vmas++;
+        next = end;
+        if (next >= hi)
+            break;
     }
     fclose(f);
     out->covered = next >= hi;
     out->single = out->covered && vmas == 1;
     out->shared = out->single && shared;
     out->private_anon_rw = out->covered && anon_rw;
-    out->locked = out->covered && locked;
+}
+
+/*
+ * Bytes of the process that are locked (VmLck), from a counter the kernel
+ * keeps: comparing it before and after an mlock or a remapping tells
+ * whether the pages were locked already, without scanning mappings.
+ * Returns -1 when it cannot be read.
+ */
+static long long locked_bytes(void)
+{
+    FILE *f = fopen("/proc/self/status", "re");
+    if (!f)
+        return -1;
+    char line[256];
+    long long kib = -1;
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "VmLck: %lld kB", &kib) == 1)
+            break;
+    fclose(f);
+    return kib < 0 ? -1 : kib * 1024;
 }
 
 int oacl_cpu_host_lock(void *ptr, size_t size, bool *locked, char *err)
@@ -179,12 +190,9 @@ int oacl_cpu_host_lock(void *ptr, size_t size, bool *locked, char *err)
         snprintf(err, OACL_BACKEND_ERRLEN, "[%p, +%zu) is not mapped memory", ptr, len);
         return ACL_ERROR_RT_PARAM_INVALID;
     }
-    struct vma_scan vs;
-    scan_vmas((uintptr_t)ptr, (uintptr_t)ptr + len, &vs);
-    if (vs.locked) {
-        *locked = false; /* the program's own lock: leave it to the program */
-        return ACL_SUCCESS;
-    }
+    /* Whether the program had locked these pages itself cannot be told
+       cheaply (the kernel's counter costs more to read than locking a
+       megabyte), so unregistering unlocks them: see docs/decisions.md. */
     if (mlock(ptr, len) == 0) {
         *locked = true;
         return ACL_SUCCESS;
@@ -251,15 +259,22 @@ int oacl_cpu_host_map(struct oacl_bdev *dev, void *ptr, size_t size, bool runtim
     }
     /* Private memory: move it into shared pages when the range owns its
        pages entirely and they are plain anonymous read-write memory. */
-    if (size == len && vs.private_anon_rw && rehome_pages(ptr, len, MAP_SHARED, vs.locked)) {
+    long long locked_before = size == len && vs.private_anon_rw ? locked_bytes() : -1;
+    if (size == len && vs.private_anon_rw && rehome_pages(ptr, len, MAP_SHARED, false)) {
+        /* New pages are not locked: if the locked total dropped by the
+           range's size, the program had locked it; lock the new pages. */
+        long long locked_after = locked_bytes();
+        bool relock = locked_before >= 0 && locked_after >= 0 && locked_before - locked_after >= (long long)len;
+        if (relock)
+            mlock(ptr, len);
         void *alias = mremap(ptr, 0, len, MREMAP_MAYMOVE);
         if (alias != MAP_FAILED) {
             out->dev_ptr = alias;
             out->kind = OACL_MAP_MIGRATED;
-            out->relock = vs.locked;
+            out->relock = relock;
             return ACL_SUCCESS;
         }
-        rehome_pages(ptr, len, MAP_PRIVATE, vs.locked);
+        rehome_pages(ptr, len, MAP_PRIVATE, relock);
     }
     OACL_DEBUG("host range [%p, +%zu) is mapped with device address == host address", ptr, size);
     out->dev_ptr = ptr;

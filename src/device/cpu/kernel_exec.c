@@ -141,3 +141,43 @@ OACL_KAPI void oacl_kernel_fail(int fault, const char *fmt, ...)
 }
 
 OACL_KAPI void oacl_kernel_trap(void) { oacl_kernel_fail(OACL_FAULT_TRAP, "trap instruction executed"); }
+
+/* ---- kernel printf ---------------------------------------------------------- */
+
+static int g_printed; /* atomic: kernels printed since the last flush */
+
+/* Kernel output shares stdio's stdout with the host program, so that text
+ * printed on either side comes out in the order it was printed. */
+OACL_KAPI int oacl_printf(const char *fmt, ...)
+{
+    char small[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof(small), fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return n;
+    char *text = small;
+    if ((size_t)n >= sizeof(small)) {
+        text = malloc((size_t)n + 1);
+        if (!text)
+            return -1;
+        va_start(ap, fmt);
+        vsnprintf(text, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    /* One locked write per call: a call's text is never split by another's. */
+    flockfile(stdout);
+    fwrite_unlocked(text, 1, (size_t)n, stdout);
+    funlockfile(stdout);
+    __atomic_store_n(&g_printed, 1, __ATOMIC_RELEASE);
+    if (text != small)
+        free(text);
+    return n;
+}
+
+void oacl_kernel_output_flush(void)
+{
+    if (__atomic_exchange_n(&g_printed, 0, __ATOMIC_ACQ_REL))
+        fflush(stdout);
+}

@@ -1,0 +1,177 @@
+/*
+ * Device memory of the CPU device.
+ *
+ * Each device owns one sparse shared-memory file (memfd) as large as its
+ * capacity, mapped once: that mapping is the device's address range, apart
+ * from every host allocation, and its pages can later be handed to another
+ * process through the file. Allocating carves an extent out of the range
+ * (first fit, 512-byte granules, bookkeeping only: pages appear on first
+ * touch); freeing returns the extent, merges it with free neighbours and
+ * punches the whole pages inside the merged extent out of the file so the
+ * memory goes back to the system. An extent is never in two live
+ * allocations at once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "acl/acl.h"
+#include "common/imap.h"
+#include "device/cpu/cpu_device.h"
+#include "device/cpu/soc_profile.h"
+
+#define GRANULE 512u
+
+struct oacl_arena {
+    pthread_mutex_t lock;
+    int fd;
+    uint8_t *base;
+    size_t capacity;
+    struct oacl_imap free_extents; /* start -> length, non-adjacent */
+};
+
+static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
+
+/* Maps the device's range on first use (the lock is held). */
+static int arena_open(struct oacl_bdev *dev, struct oacl_arena *a, char *err)
+{
+    if (a->base)
+        return ACL_SUCCESS;
+    char name[32];
+    snprintf(name, sizeof(name), "oacl-device-%u", dev->index);
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, (off_t)a->capacity) != 0) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "cannot create device %u's memory (%zu bytes): %s", dev->index,
+                 a->capacity, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    void *p = mmap(NULL, a->capacity, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    if (p == MAP_FAILED) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "cannot map device %u's memory (%zu bytes): %s", dev->index,
+                 a->capacity, strerror(errno));
+        close(fd);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    oacl_imap_init(&a->free_extents);
+    if (oacl_imap_insert(&a->free_extents, (uintptr_t)p, a->capacity, NULL) != 0) {
+        munmap(p, a->capacity);
+        close(fd);
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    a->fd = fd;
+    a->base = p;
+    return ACL_SUCCESS;
+}
+
+struct fit {
+    size_t size;
+    uintptr_t align;
+    struct oacl_imap_entry found;
+    uintptr_t at;
+};
+
+static int first_fit(const struct oacl_imap_entry *e, void *arg)
+{
+    struct fit *f = arg;
+    uintptr_t at = (e->start + f->align - 1) & ~(f->align - 1);
+    if (at - e->start <= e->len && e->len - (at - e->start) >= f->size) {
+        f->found = *e;
+        f->at = at;
+        return 1;
+    }
+    return 0;
+}
+
+int oacl_cpu_dev_alloc(struct oacl_bdev *dev, size_t size, size_t align, void **out, char *err)
+{
+    struct oacl_arena *a = dev->arena;
+    size_t len = (size + GRANULE - 1) & ~(size_t)(GRANULE - 1);
+    if (align < GRANULE)
+        align = GRANULE;
+    if (len < size || len > a->capacity) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "%zu bytes exceed device %u's %zu bytes of memory", size, dev->index,
+                 a->capacity);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    pthread_mutex_lock(&a->lock);
+    int rc = arena_open(dev, a, err);
+    struct fit f = {.size = len, .align = align};
+    if (rc == ACL_SUCCESS && !oacl_imap_foreach(&a->free_extents, first_fit, &f)) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "no free range of %zu bytes in device %u's memory", len, dev->index);
+        rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    if (rc == ACL_SUCCESS) {
+        /* Split the extent: what lies before and after the allocation stays
+           free. Reinserting pieces of a removed extent cannot overlap. */
+        oacl_imap_remove(&a->free_extents, f.found.start, NULL);
+        size_t before = f.at - f.found.start;
+        size_t after = f.found.len - before - len;
+        int e1 = before ? oacl_imap_insert(&a->free_extents, f.found.start, before, NULL) : 0;
+        int e2 = after ? oacl_imap_insert(&a->free_extents, f.at + len, after, NULL) : 0;
+        if (e1 || e2) {
+            /* Node allocation failed: put the extent back whole. */
+            if (before && !e1)
+                oacl_imap_remove(&a->free_extents, f.found.start, NULL);
+            if (after && !e2)
+                oacl_imap_remove(&a->free_extents, f.at + len, NULL);
+            oacl_imap_insert(&a->free_extents, f.found.start, f.found.len, NULL);
+            snprintf(err, OACL_BACKEND_ERRLEN, "out of memory");
+            rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
+        } else {
+            *out = (void *)f.at;
+        }
+    }
+    pthread_mutex_unlock(&a->lock);
+    return rc;
+}
+
+void oacl_cpu_dev_release(struct oacl_bdev *dev, void *ptr, size_t size)
+{
+    struct oacl_arena *a = dev->arena;
+    uintptr_t start = (uintptr_t)ptr;
+    size_t len = (size + GRANULE - 1) & ~(size_t)(GRANULE - 1);
+    pthread_mutex_lock(&a->lock);
+    struct oacl_imap_entry prev, next;
+    if (start > (uintptr_t)a->base && oacl_imap_find(&a->free_extents, start - 1, &prev) &&
+        prev.start + prev.len == start) {
+        oacl_imap_remove(&a->free_extents, prev.start, NULL);
+        len += prev.len;
+        start = prev.start;
+    }
+    if (oacl_imap_find(&a->free_extents, start + len, &next) && next.start == start + len) {
+        oacl_imap_remove(&a->free_extents, next.start, NULL);
+        len += next.len;
+    }
+    /* Removing nodes freed memory for this insert; it cannot fail. */
+    oacl_imap_insert(&a->free_extents, start, len, NULL);
+    /* Whole pages inside the free extent hold nothing: give them back. */
+    size_t ps = page_size();
+    uintptr_t lo = (start + ps - 1) & ~(uintptr_t)(ps - 1);
+    uintptr_t hi = (start + len) & ~(uintptr_t)(ps - 1);
+    if (hi > lo)
+        fallocate(a->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)(lo - (uintptr_t)a->base),
+                  (off_t)(hi - lo));
+    pthread_mutex_unlock(&a->lock);
+}
+
+int oacl_cpu_arena_init(struct oacl_bdev *dev, uint64_t capacity, char *err)
+{
+    struct oacl_arena *a = calloc(1, sizeof(*a));
+    if (!a) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    pthread_mutex_init(&a->lock, NULL);
+    a->fd = -1;
+    a->capacity = (size_t)capacity & ~(size_t)(page_size() - 1);
+    dev->arena = a;
+    return ACL_SUCCESS;
+}
