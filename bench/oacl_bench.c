@@ -2,7 +2,7 @@
  * oacl-bench: the benchmark suite of oacl's simulated CPU device.
  *
  *   oacl-bench [--quick] [--csv FILE] [--only PREFIX[,PREFIX...]] [--reps N]
- *              [--kernels DIR] [--sample PATH [--sample-dir DIR]] [--list]
+ *              [--kernels DIR] [--sample PATH [--sample-dir DIR]]
  *
  * Every figure is the median of many samples taken after a warm-up, printed
  * with its min and max. A figure that depends on the machine's speed is
