@@ -202,4 +202,11 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .queue_sync = cpu_queue_sync,
     .queue_idle = cpu_queue_idle,
     .queue_wait = cpu_queue_wait,
+    .event_create = oacl_cpu_event_create,
+    .event_destroy = oacl_cpu_event_destroy,
+    .event_record = oacl_cpu_event_record,
+    .event_wait = oacl_cpu_event_wait,
+    .event_reset = oacl_cpu_event_reset,
+    .event_query = oacl_cpu_event_query,
+    .event_sync = oacl_cpu_event_sync,
 };
