@@ -712,6 +712,31 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint3
 
 /* ---- Host callbacks ------------------------------------------------------- */
 
+/* Binds the calling-side thread threadId (pthread_self value) to process the stream's callbacks. */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream);
+
+/* Removes the binding made by aclrtSubscribeReport. */
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
+
+/* Runs at most one pending callback of the calling thread's streams, waiting up to timeout ms. */
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
+
+/* Enqueues fn(userData) to run on the stream's subscribed thread. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
+                                                 aclrtStream stream);
+
+/* Enqueues fn(args) on a host thread; later work of the stream waits for it. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
+
+/* Binds a thread to run the stream's host functions (instead of a runtime thread). */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+
+/* Removes the binding made by aclrtSubscribeHostFunc. */
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+
+/* Runs at most one pending host function of the calling thread's streams. */
+ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
+
 /* ---- Error query ---------------------------------------------------------- */
 
 /* Returns the calling thread's last runtime error and clears it. */

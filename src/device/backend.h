@@ -131,6 +131,18 @@ struct oacl_backend_ops {
        leaves a task failure for the queue's next sync to report. */
     int (*queue_wait)(struct oacl_queue *q, int64_t timeout_ns);
 
+    /*
+     * A host step in q: when q reaches it, arrive(arg, token) is called on
+     * whichever thread advanced the queue (it must hand the work over and
+     * return at once); q's later work waits until host_step_done(token).
+     * If the step is dropped before it arrives (forced destroy), drop(arg)
+     * is called instead; if it is discarded after arriving, cancel(arg) must
+     * make sure host_step_done follows soon (unless already called).
+     */
+    int (*queue_host_step)(struct oacl_queue *q, void (*arrive)(void *arg, void *token), void (*drop)(void *arg),
+                           void (*cancel)(void *arg), void *arg, char *err);
+    void (*host_step_done)(void *token);
+
     /* Events. A record captures the work queued before it on q; a wait
        makes q's later work wait for the event's newest capture at the time
        of the call (*queued false: nothing recorded, nothing to wait for);
