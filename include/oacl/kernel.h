@@ -842,10 +842,10 @@ static inline void oacl_data_copy_pad_in(oacl_local_t dst, oacl_gm_t src, oacl_p
     uint32_t es = oacl_dtype_size(dst.dtype);
     uint64_t row = oacl_pad_check_(op, dst, src.dtype, src.addr, p, left, right, p.dst_stride);
     if (is_pad && es == 8) {
-        uint64_t v;
-        memcpy(&v, pad_value, 8);
-        if (v)
-            OACL_FAIL(OACL_FAULT_ARG, "%s: the padding value of an 8-byte type must be 0", op);
+        const uint8_t *v = (const uint8_t *)pad_value;
+        for (uint32_t k = 0; k < es; k++)
+            if (v[k])
+                OACL_FAIL(OACL_FAULT_ARG, "%s: the padding value of an 8-byte type must be 0", op);
     }
     for (uint32_t r = 0; r < p.block_count; r++) {
         uint8_t *u = dst.addr + (size_t)r * (size_t)(row + p.dst_stride) * OACL_DATA_BLOCK;
