@@ -178,6 +178,31 @@ static inline void oacl_pipe_init(oacl_pipe_t *p)
     p->ub_size = b->ub_size;
     p->active = true;
     b->pipe_live = 1;
+    b->reserved = 0;
+}
+
+/*
+ * The object that owns the block's live pipe (a C++ TPipe), kept in the
+ * block context's kernel-side bookkeeping words so that no thread-local
+ * storage is needed in kernel binaries: pipe_live holds the low 32 bits
+ * with bit 0 set (objects are aligned, and it stays non-zero), reserved
+ * the high 32 bits. The executor clears pipe_live before every block, so
+ * an owner left behind by a failed block is never returned.
+ */
+static inline void oacl_pipe_set_owner(void *owner)
+{
+    struct oacl_block_ctx *b = oacl_block();
+    uint64_t v = (uint64_t)(uintptr_t)owner;
+    b->pipe_live = (uint32_t)v | 1u;
+    b->reserved = (uint32_t)(v >> 32);
+}
+
+static inline void *oacl_pipe_owner(void)
+{
+    const struct oacl_block_ctx *b = oacl_block();
+    if (!b || !b->pipe_live || (b->pipe_live == 1u && !b->reserved))
+        return NULL;
+    return (void *)(uintptr_t)(((uint64_t)b->reserved << 32) | (b->pipe_live & ~1u));
 }
 
 /* Returns all UB memory: queues must be initialised again before use. */
@@ -192,9 +217,11 @@ static inline void oacl_pipe_reset(oacl_pipe_t *p)
 static inline void oacl_pipe_destroy(oacl_pipe_t *p)
 {
     if (p->active) {
+        struct oacl_block_ctx *b = oacl_block();
         p->active = false;
         p->gen++;
-        oacl_block()->pipe_live = 0;
+        b->pipe_live = 0;
+        b->reserved = 0;
     }
 }
 

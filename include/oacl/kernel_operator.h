@@ -810,15 +810,6 @@ private:
 
 /* ---- TPipe --------------------------------------------------------------- */
 
-namespace oacl_detail {
-/* The block's live TPipe; valid only while oacl_block()->pipe_live says a
-   pipe is live in the running block (a failed block leaves it stale).
-   Kept as an integer: the pipe is a local of the kernel, and compilers
-   rightly warn about a global pointer to a local on paths that end in a
-   kernel fault. */
-inline thread_local uintptr_t g_pipe = 0;
-} // namespace oacl_detail
-
 /*
  * The core's local-memory manager: carves the block's UB for queues and
  * TBufs and owns the event IDs. One live TPipe per block.
@@ -832,7 +823,7 @@ public:
         if (!::oacl_block())
             return;
         ::oacl_pipe_init(&p_);
-        oacl_detail::g_pipe = reinterpret_cast<uintptr_t>(this);
+        ::oacl_pipe_set_owner(this); /* for GetTPipePtr(), without TLS in the kernel binary */
     }
     ~TPipe() { Destroy(); }
     TPipe(const TPipe &) = delete;
@@ -873,8 +864,6 @@ public:
                                  oacl_detail::event_name(e), id);
             }
         ::oacl_pipe_destroy(&p_);
-        if (oacl_detail::g_pipe == reinterpret_cast<uintptr_t>(this))
-            oacl_detail::g_pipe = 0;
     }
 
     template <HardEvent evt>
@@ -933,11 +922,8 @@ private:
     uint8_t set_[oacl_detail::kEvents];   /* set and not yet waited for */
 };
 
-inline TPipe *GetTPipePtr()
-{
-    const oacl_block_ctx *b = ::oacl_block();
-    return b && b->pipe_live ? reinterpret_cast<TPipe *>(oacl_detail::g_pipe) : nullptr;
-}
+/* The running block's live TPipe, or nullptr. */
+inline TPipe *GetTPipePtr() { return static_cast<TPipe *>(::oacl_pipe_owner()); }
 
 /* ---- synchronisation ------------------------------------------------------ */
 

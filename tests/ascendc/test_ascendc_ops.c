@@ -725,7 +725,7 @@ static void fill_cast_inputs(int st, uint32_t count)
         case OACL_DT_I8: ((int8_t *)g_x.host)[i] = (int8_t)r; break;
         case OACL_DT_U8: ((uint8_t *)g_x.host)[i] = (uint8_t)r; break;
         default: {
-            int64_t v = (int64_t)(r >> (r % 64 + 1)); /* below 2^63 */
+            int64_t v = (int64_t)(r >> (r % 63 + 1)); /* below 2^63 */
             ((int64_t *)g_x.host)[i] = (r & 1) ? -v : v;
             break;
         }
