@@ -5,6 +5,7 @@
  * block/core queries and events, scalar GM access, pipe Reset, half
  * arithmetic in a kernel, printf text and assert.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@ static int setup(void **state)
         return -1;
     test_buf_alloc(&g_in, 4096);
     test_buf_alloc(&g_out, 4096);
-    test_buf_alloc(&g_aux, 4096);
+    test_buf_alloc(&g_aux, 16384);
     return 0;
 }
 
@@ -353,6 +354,55 @@ static void test_assert(void **state)
         assert_int_equal(((uint32_t *)g_out.host)[i], 1);
 }
 
+/* The C kernel API's additions from a C11 kernel (kernels/c_api.c). */
+static void test_c_api(void **state)
+{
+    (void)state;
+    aclrtBinHandle bin;
+    aclrtFuncHandle f;
+    test_load("asc_c_api", "c_ops", &bin, &f);
+    float *x = g_in.host, *out = g_aux.host;
+    for (int i = 0; i < 64; i++)
+        x[i] = (float)(i + 1);
+    for (int i = 0; i < 64 * 24; i++)
+        out[i] = -7.0f;
+    const void *vals[] = {&g_in.dev, &g_aux.dev};
+    size_t sizes[] = {8, 8};
+    ACL_OK(test_launch(f, 1, g_stream, 2, vals, sizes));
+    ACL_OK(aclrtSynchronizeStream(g_stream));
+    for (int i = 0; i < 64; i++) {
+        float a = x[i], m = a - 32.0f;
+        const float want[18] = {a - 2, a * 2, a / 2, a > 32 ? a : 32, a < 32 ? a : 32, a + 0.5f, a * 3,
+                                a > 10 ? a : 10, a < 10 ? a : 10, m >= 0 ? m : m * 0.5f, (float)exp(a),
+                                (float)log(a), fabsf(m), m > 0 ? m : 0, sqrtf(a), (float)(1.0 / sqrt(a)), 1.0f / a, a};
+        for (int k = 0; k < 18; k++)
+            if (out[64 * k + i] != want[k])
+                fail_msg("region %d element %d = %a, expected %a", k, i, out[64 * k + i], want[k]);
+    }
+    const float *red = out + 64 * 18;
+    uint32_t idx_max, idx_min;
+    memcpy(&idx_max, &red[2], 4);
+    memcpy(&idx_min, &red[4], 4);
+    assert_true(red[0] == 2080.0f && red[1] == 64.0f && red[3] == -31.0f);
+    assert_int_equal(idx_max, 63);
+    assert_int_equal(idx_min, 0);
+    assert_true(red[5] == 2.0f && red[63] == 2.0f);
+    const float *st = out + 64 * 19, *pad = out + 64 * 20, *back = out + 64 * 21;
+    for (int i = 0; i < 64; i++) {
+        float want = i < 8 ? x[i] : (i >= 16 && i < 24) ? x[i] : -7.0f;
+        assert_true(st[i] == want);
+    }
+    const float pad_want[24] = {-1, 1, 2, 3, -1, -1, -1, -1, 10, 10, 10, 10, 10, 10, 10, 10,
+                                -1, 5, 6, 7, -1, -1, -1, -1};
+    for (int i = 0; i < 64; i++)
+        if (pad[i] != (i < 24 ? pad_want[i] : 10.0f))
+            fail_msg("padded element %d = %g", i, (double)pad[i]);
+    const float back_want[12] = {-1, 1, 2, 3, -7, -7, -1, 5, 6, 7, -7, -7};
+    for (int i = 0; i < 12; i++)
+        assert_true(back[i] == back_want[i]);
+    ACL_OK(aclrtBinaryUnLoad(bin));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -361,7 +411,7 @@ int main(void)
         cmocka_unit_test(test_data_copy_pad),   cmocka_unit_test(test_core_info),
         cmocka_unit_test(test_scalar_gm_access), cmocka_unit_test(test_pipe_reset),
         cmocka_unit_test(test_half_in_kernel),  cmocka_unit_test(test_printf),
-        cmocka_unit_test(test_assert),
+        cmocka_unit_test(test_assert),          cmocka_unit_test(test_c_api),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
