@@ -421,8 +421,8 @@ OACL_KAPI int oacl_vscalar(int op, int dtype, void *dst, const void *src, const 
     /* The binary implementation against a block of copies of the scalar:
        the same results, and the SIMD versions for free. */
     _Alignas(32) unsigned char block[1024];
-    const size_t per = sizeof(block) / es;
-    for (size_t i = 0; i < per; i++)
+    const size_t per = sizeof(block) / es, fill = n < per ? n : per;
+    for (size_t i = 0; i < fill; i++)
         memcpy(block + i * es, scalar, es);
     unsigned char *d = dst;
     const unsigned char *x = src;
