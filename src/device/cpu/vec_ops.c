@@ -497,8 +497,9 @@ OACL_KAPI int oacl_vreduce(int op, int dtype, void *dst, const void *src, size_t
 /* ---- casts -------------------------------------------------------------------- */
 
 #define CAST_M(mode) (1u << (mode))
-#define M_ROUNDING (CAST_M(OACL_ROUND_RINT) | CAST_M(OACL_ROUND_FLOOR) | CAST_M(OACL_ROUND_CEIL) | CAST_M(OACL_ROUND_ROUND) | \
-                    CAST_M(OACL_ROUND_TRUNC))
+#define M_ROUNDING                                                                                                   \
+    (CAST_M(OACL_ROUND_RINT) | CAST_M(OACL_ROUND_FLOOR) | CAST_M(OACL_ROUND_CEIL) | CAST_M(OACL_ROUND_ROUND) |        \
+     CAST_M(OACL_ROUND_TRUNC))
 
 /* The modes AscendC's Cast accepts for src -> dst on arch 2201 (0: none). */
 static unsigned cast_modes(int dt, int st)
