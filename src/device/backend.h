@@ -55,6 +55,7 @@ struct oacl_launch {
     uint32_t num_blocks;
     uint32_t block_offset;
     uint64_t timeout_ns;                 /* 0 = no limit */
+    uint32_t max_cores;                  /* cores the launch may use at once (0: all) */
 };
 
 /* How a host range was made visible to the device. */

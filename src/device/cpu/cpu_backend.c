@@ -207,6 +207,7 @@ static int cpu_queue_launch(struct oacl_queue *q, const struct oacl_launch *l, c
     t->kernel = l->kernel->backend_kernel;
     t->block_offset = l->block_offset;
     t->timeout_ns = l->timeout_ns;
+    t->max_workers = l->max_cores;
     t->dev = q->dev;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;

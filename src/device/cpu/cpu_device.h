@@ -51,6 +51,8 @@ struct oacl_task {
     uint32_t next_unit;              /* atomic */
     uint32_t units_done;             /* atomic */
     uint32_t refs;                   /* atomic */
+    uint32_t workers;                /* atomic: threads working on it now */
+    uint32_t max_workers;            /* 0: any number (a core limit otherwise) */
     int failed;                      /* atomic: first failure code, 0 = none */
     uint64_t start_ns;               /* atomic: when the first unit started */
     oacl_task_unit_fn run;

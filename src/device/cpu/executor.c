@@ -231,6 +231,24 @@ static void run_units(struct oacl_task *t)
     }
 }
 
+/* A thread stops working on t: one more place under its core limit. */
+static void leave(struct oacl_task *t)
+{
+    if (t->max_workers) {
+        pthread_mutex_lock(&g_exec.lock);
+        __atomic_sub_fetch(&t->workers, 1, __ATOMIC_RELAXED);
+        bool more = has_unclaimed(t);
+        if (more)
+            publish_work_locked();
+        pthread_mutex_unlock(&g_exec.lock);
+        if (more)
+            wake_workers();
+    } else {
+        __atomic_sub_fetch(&t->workers, 1, __ATOMIC_RELAXED);
+    }
+    oacl_task_put(t);
+}
+
 /* Takes a reference to the first task with unclaimed units (lock held).
  * Queues whose head is fully claimed leave the ready list on the way. */
 static struct oacl_task *adopt_locked(void)
@@ -240,6 +258,11 @@ static struct oacl_task *adopt_locked(void)
         struct oacl_queue *next = q->ready_next;
         struct oacl_task *t = q->head;
         if (t && has_unclaimed(t)) {
+            if (t->max_workers && __atomic_load_n(&t->workers, __ATOMIC_RELAXED) >= t->max_workers) {
+                q = next; /* at its core limit: leave it to the threads on it */
+                continue;
+            }
+            __atomic_add_fetch(&t->workers, 1, __ATOMIC_RELAXED);
             __atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
             return t;
         }
@@ -261,7 +284,7 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&g_exec.lock);
         if (t) {
             run_units(t);
-            oacl_task_put(t);
+            leave(t);
             continue;
         }
         /* Idle: spin on the work word for a while, then sleep on it. */
@@ -406,14 +429,16 @@ static bool help(struct oacl_queue *q, uint64_t target)
 {
     pthread_mutex_lock(&g_exec.lock);
     struct oacl_task *t = q->head;
-    if (!t || t->seq > target || !has_unclaimed(t)) {
+    if (!t || t->seq > target || !has_unclaimed(t) ||
+        (t->max_workers && __atomic_load_n(&t->workers, __ATOMIC_RELAXED) >= t->max_workers)) {
         pthread_mutex_unlock(&g_exec.lock);
         return false;
     }
+    __atomic_add_fetch(&t->workers, 1, __ATOMIC_RELAXED);
     __atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&g_exec.lock);
     run_units(t);
-    oacl_task_put(t);
+    leave(t);
     return true;
 }
 
