@@ -603,6 +603,36 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 /* Makes the stream's later work wait for the event's current capture. */
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
 
+/* Creates a stream with a priority (0 highest .. 7, clamped) and ACL_STREAM_* flags. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag);
+
+/* Allocates a zeroed stream configuration (NULL on failure). */
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void);
+
+/* Sets one field of a stream configuration from valueSize bytes at attrValue. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
+                                                     const void *attrValue, size_t valueSize);
+
+/* Creates a stream from a configuration (NULL: defaults). */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle);
+
+/* Frees a stream configuration; streams made from it are unaffected. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
+
+/* The stream's priority, flags and id (NULL: the default stream). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId);
+
+/* Whether all work submitted to the stream has finished (non-blocking). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);
+
+/* As aclrtSynchronizeStream, waiting at most timeout ms (-1: no limit). */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+
+/* ACL_CONTINUE_ON_FAILURE or ACL_STOP_ON_FAILURE for the streams of the stream's context. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
+
 /* ---- Event management ----------------------------------------------------- */
 
 /* Creates an event with sync (stream wait) and timestamp capability. */

@@ -25,6 +25,18 @@ struct oacl_queue;   /* an in-order task queue (one per stream) */
 struct oacl_module;  /* a loaded kernel binary */
 struct oacl_bevent;  /* an event */
 
+/*
+ * Failure policy shared by the queues of one context. With stop_on_failure
+ * set, the first task failure in any of them is stored in `error` for good:
+ * tasks not started yet are dropped (kernels skip their blocks, host steps
+ * finish unrun), and the API layer refuses new work and reports the error
+ * at every synchronise. Both fields are accessed atomically.
+ */
+struct oacl_fail_group {
+    uint32_t stop_on_failure;
+    int error;
+};
+
 /* What an event's newest record has reached. */
 struct oacl_event_state {
     bool recorded;          /* recorded, and not reset since */
@@ -112,7 +124,7 @@ struct oacl_backend_ops {
     void (*module_ref)(struct oacl_module *m);
     void (*module_put)(struct oacl_module *m);
 
-    int (*queue_create)(struct oacl_bdev *dev, struct oacl_queue **out, char *err);
+    int (*queue_create)(struct oacl_bdev *dev, struct oacl_fail_group *group, struct oacl_queue **out, char *err);
     /* Drops every task of q that has not started (a running one finishes). */
     void (*queue_discard)(struct oacl_queue *q);
     /* Waits for q's remaining work and frees it. */

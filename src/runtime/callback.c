@@ -258,7 +258,7 @@ static aclError subscribe(uint64_t tid, aclrtStream stream, enum sub_kind kind, 
     if (rc)
         return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, false, &s, fn);
+    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_QUERY, &s, fn);
     oacl_obj_put(&ctx->obj);
     if (rc)
         return rc;
@@ -309,7 +309,7 @@ static aclError unsubscribe(uint64_t tid, aclrtStream stream, enum sub_kind kind
     if (rc)
         return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, false, &s, fn);
+    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_QUERY, &s, fn);
     oacl_obj_put(&ctx->obj);
     if (rc)
         return rc;
@@ -429,7 +429,7 @@ OACL_API aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCal
     if (rc)
         return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, true, &s, __func__);
+    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, __func__);
     oacl_obj_put(&ctx->obj);
     if (rc)
         return rc;
@@ -465,7 +465,7 @@ OACL_API aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void
     if (rc)
         return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, true, &s, __func__);
+    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, __func__);
     oacl_obj_put(&ctx->obj);
     if (rc)
         return rc;

@@ -138,7 +138,7 @@ static aclError event_and_stream(aclrtEvent event, aclrtStream stream, struct oa
     aclError rc = oacl_ctx_current(ctx, fn);
     if (rc)
         return rc;
-    rc = oacl_stream_resolve(*ctx, stream, true, s, fn);
+    rc = oacl_stream_resolve(*ctx, stream, OACL_STREAM_ENQUEUE, s, fn);
     if (rc == ACL_SUCCESS) {
         rc = event_get(event, e, fn);
         if (rc)

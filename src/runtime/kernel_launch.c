@@ -80,7 +80,7 @@ static aclError launch(struct oacl_module *module, const struct oacl_kernel_info
     if (rc)
         return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, true, &s, fn);
+    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, fn);
     if (rc == ACL_SUCCESS) {
         if (bin_dev && bin_dev != ctx->dev) {
             rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "kernel '%s' was loaded for device %d, not device %d",

@@ -89,6 +89,7 @@ struct oacl_context {
     pthread_mutex_t lock;               /* protects the stream list and dead */
     struct oacl_stream *streams;        /* created streams, newest first */
     bool dead;                          /* being torn down: no new streams */
+    struct oacl_fail_group fail;        /* ACL_STOP_ON_FAILURE for all its streams */
 };
 
 /* A new context on dev with its default stream (device lock held). */
@@ -132,12 +133,20 @@ void oacl_stream_host_release(struct oacl_stream *s);
  * default stream, which its context owns) and *handle_out are optional. */
 aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t priority, uint32_t flags,
                             struct oacl_stream **out, void **handle_out, const char *fn);
+/* What a stream argument is resolved for. */
+enum oacl_stream_use {
+    OACL_STREAM_QUERY = 0,   /* any live stream (synchronise, query) */
+    OACL_STREAM_ENQUEUE = 1, /* a stream of ctx that accepts work */
+    OACL_STREAM_OWN = 2,     /* a stream of ctx (destroy, configure) */
+};
+
 /*
  * Resolves an aclrtStream argument (+1 reference): NULL is the default
- * stream of ctx. With for_enqueue, a stream of another context is
- * ACL_ERROR_RT_STREAM_CONTEXT; a stale handle is ACL_ERROR_RT_INVALID_HANDLE.
+ * stream of ctx. A stream of another context is ACL_ERROR_RT_STREAM_CONTEXT
+ * (ENQUEUE, OWN); a context stopped by a failure refuses work (ENQUEUE); a
+ * stale handle is ACL_ERROR_RT_INVALID_HANDLE.
  */
-aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, bool for_enqueue,
+aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum oacl_stream_use use,
                              struct oacl_stream **out, const char *fn);
 /* Retires the handle, unlinks, then waits for (or, with force, discards)
  * pending work. False if another teardown got there first. */

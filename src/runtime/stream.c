@@ -4,6 +4,7 @@
  * stream of the calling thread's current context.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime/runtime.h"
 
@@ -34,7 +35,7 @@ aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t 
         return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "out of memory for a stream");
     }
     char err[OACL_BACKEND_ERRLEN] = "";
-    int rc = oacl_backend()->queue_create(dev->bdev, &s->queue, err);
+    int rc = oacl_backend()->queue_create(dev->bdev, &ctx->fail, &s->queue, err);
     if (rc) {
         free(s);
         __atomic_sub_fetch(&dev->streams, 1, __ATOMIC_RELAXED);
@@ -84,14 +85,25 @@ aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t 
     return ACL_SUCCESS;
 }
 
-aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, bool for_enqueue,
+/* In ACL_STOP_ON_FAILURE mode, a context that saw a failure takes no more
+ * work (the reference on s is dropped when refusing). */
+static aclError stopped_check(struct oacl_stream *s, const char *fn)
+{
+    int err = __atomic_load_n(&s->ctx->fail.error, __ATOMIC_ACQUIRE);
+    if (!err)
+        return ACL_SUCCESS;
+    oacl_obj_put(&s->obj);
+    return oacl_fail(err, fn, "the stream's context stopped after a task failed (ACL_STOP_ON_FAILURE)");
+}
+
+aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum oacl_stream_use use,
                              struct oacl_stream **out, const char *fn)
 {
     if (!stream) {
         struct oacl_stream *ds = ctx->default_stream;
         oacl_obj_ref(&ds->obj);
         *out = ds;
-        return ACL_SUCCESS;
+        return use == OACL_STREAM_ENQUEUE ? stopped_check(ds, fn) : ACL_SUCCESS;
     }
     enum oacl_htype type;
     struct oacl_obj *o = oacl_handle_get_any(stream, &type);
@@ -102,14 +114,14 @@ aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, bool 
                          o ? " (it is a handle of another kind)" : "");
     }
     struct oacl_stream *s = (struct oacl_stream *)o;
-    if (for_enqueue && s->ctx != ctx) {
+    if (use != OACL_STREAM_QUERY && s->ctx != ctx) {
         oacl_obj_put(o);
         return oacl_fail(ACL_ERROR_RT_STREAM_CONTEXT, fn,
                          "stream %p belongs to another context (device %d); make its context current", stream,
                          s->ctx->dev->id);
     }
     *out = s;
-    return ACL_SUCCESS;
+    return use == OACL_STREAM_ENQUEUE ? stopped_check(s, fn) : ACL_SUCCESS;
 }
 
 bool oacl_stream_teardown(struct oacl_stream *s, bool force)
@@ -145,6 +157,9 @@ aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char 
     int rc = oacl_backend()->queue_sync(s->queue, timeout_ns, err);
     if (rc)
         return oacl_fail(rc, fn, "%s", err);
+    int stopped = __atomic_load_n(&s->ctx->fail.error, __ATOMIC_ACQUIRE);
+    if (stopped) /* sticky for the whole context */
+        return oacl_fail(stopped, fn, "the stream's context stopped after a task failed (ACL_STOP_ON_FAILURE)");
     return ACL_SUCCESS;
 }
 
@@ -173,7 +188,7 @@ static aclError destroy_stream(aclrtStream stream, bool force, const char *fn)
     if (rc)
         return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, true, &s, fn);
+    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_OWN, &s, fn);
     if (rc == ACL_SUCCESS) {
         if (s->is_default)
             rc = oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "stream %p is a default stream, which cannot be destroyed",
@@ -197,11 +212,246 @@ OACL_API aclError aclrtSynchronizeStream(aclrtStream stream)
     if (rc)
         return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, false, &s, __func__);
+    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_QUERY, &s, __func__);
     if (rc == ACL_SUCCESS) {
         rc = oacl_stream_sync(s, -1, __func__);
         oacl_obj_put(&s->obj);
     }
     oacl_obj_put(&ctx->obj);
+    return rc;
+}
+
+/* ---- stream configuration and queries ------------------------------------- */
+
+#define STREAM_FLAGS_STORED (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_HUGE)
+#define STREAM_FLAGS_REFUSED (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
+
+static aclError create_configured(aclrtStream *stream, uint32_t priority, uint64_t flag, const char *fn)
+{
+    if (flag & STREAM_FLAGS_REFUSED)
+        return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn,
+                         "flag 0x%llx: persistent, CPU-scheduled and device-only streams are not supported",
+                         (unsigned long long)flag);
+    struct oacl_context *ctx = NULL;
+    aclError rc = oacl_ctx_current(&ctx, fn);
+    if (rc)
+        return rc;
+    void *handle = NULL;
+    /* Priorities are stored (0 highest .. 7); undefined flag bits are dropped. */
+    rc = oacl_stream_create(ctx, false, priority > 7 ? 7 : priority, (uint32_t)(flag & STREAM_FLAGS_STORED), NULL,
+                            &handle, fn);
+    oacl_obj_put(&ctx->obj);
+    if (rc == ACL_SUCCESS)
+        *stream = handle;
+    return rc;
+}
+
+OACL_API aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
+{
+    if (!stream)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "stream is NULL");
+    return create_configured(stream, priority, flag, __func__);
+}
+
+/* Live configuration handles: they are plain structures the caller can
+ * read, so only this list tells a live one from a freed one. */
+static pthread_mutex_t g_cfg_lock = PTHREAD_MUTEX_INITIALIZER;
+struct cfg_node {
+    aclrtStreamConfigHandle cfg;
+    struct cfg_node *next;
+};
+static struct cfg_node *g_cfgs;
+
+static bool cfg_live_locked(const aclrtStreamConfigHandle *h)
+{
+    for (struct cfg_node *n = g_cfgs; n; n = n->next)
+        if (&n->cfg == h)
+            return true;
+    return false;
+}
+
+OACL_API aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void)
+{
+    struct cfg_node *n = calloc(1, sizeof(*n));
+    if (!n) {
+        oacl_fail(ACL_ERROR_BAD_ALLOC, __func__, "out of memory");
+        return NULL;
+    }
+    pthread_mutex_lock(&g_cfg_lock);
+    n->next = g_cfgs;
+    g_cfgs = n;
+    pthread_mutex_unlock(&g_cfg_lock);
+    return &n->cfg;
+}
+
+OACL_API aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle)
+{
+    if (!handle)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "handle is NULL");
+    pthread_mutex_lock(&g_cfg_lock);
+    struct cfg_node **link = &g_cfgs;
+    while (*link && &(*link)->cfg != handle)
+        link = &(*link)->next;
+    struct cfg_node *n = *link;
+    if (n)
+        *link = n->next;
+    pthread_mutex_unlock(&g_cfg_lock);
+    if (!n)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%p is not a live stream configuration handle",
+                         (void *)handle);
+    free(n);
+    return ACL_SUCCESS;
+}
+
+OACL_API aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
+                                          const void *attrValue, size_t valueSize)
+{
+    if (!handle || !attrValue)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", handle ? "attrValue" : "handle");
+    static const size_t sizes[] = {sizeof(void *), sizeof(size_t), sizeof(size_t), sizeof(uint32_t)};
+    if ((unsigned)attr > ACL_RT_STREAM_PRIORITY)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "attr %d is not an aclrtStreamConfigAttr", (int)attr);
+    if (valueSize != sizes[attr])
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "valueSize %zu for attr %d; it must be %zu", valueSize,
+                         (int)attr, sizes[attr]);
+    pthread_mutex_lock(&g_cfg_lock);
+    bool live = cfg_live_locked(handle);
+    pthread_mutex_unlock(&g_cfg_lock);
+    if (!live)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%p is not a live stream configuration handle",
+                         (void *)handle);
+    switch (attr) {
+    case ACL_RT_STREAM_WORK_ADDR_PTR:
+        memcpy(&handle->workptr, attrValue, sizeof(void *));
+        break;
+    case ACL_RT_STREAM_WORK_SIZE:
+        memcpy(&handle->workSize, attrValue, sizeof(size_t));
+        break;
+    case ACL_RT_STREAM_FLAG:
+        memcpy(&handle->flag, attrValue, sizeof(size_t));
+        break;
+    case ACL_RT_STREAM_PRIORITY: {
+        uint32_t p;
+        memcpy(&p, attrValue, sizeof(p));
+        if (p > 7)
+            return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "priority %u is above 7", p);
+        handle->priority = p;
+        break;
+    }
+    }
+    return ACL_SUCCESS;
+}
+
+OACL_API aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle)
+{
+    if (!stream)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "stream is NULL");
+    aclrtStreamConfigHandle cfg = {0};
+    if (handle) {
+        pthread_mutex_lock(&g_cfg_lock);
+        bool live = cfg_live_locked(handle);
+        if (live)
+            cfg = *handle;
+        pthread_mutex_unlock(&g_cfg_lock);
+        if (!live)
+            return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%p is not a live stream configuration handle",
+                             (const void *)handle);
+    }
+    return create_configured(stream, cfg.priority, cfg.flag, __func__);
+}
+
+/* A stream argument of the queries: NULL is the default stream. */
+static aclError query_stream(aclrtStream stream, struct oacl_stream **s, const char *fn)
+{
+    struct oacl_context *ctx = NULL;
+    aclError rc = oacl_ctx_current(&ctx, fn);
+    if (rc)
+        return rc;
+    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_QUERY, s, fn);
+    oacl_obj_put(&ctx->obj);
+    return rc;
+}
+
+OACL_API aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority)
+{
+    if (!priority)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "priority is NULL");
+    struct oacl_stream *s = NULL;
+    aclError rc = query_stream(stream, &s, __func__);
+    if (rc == ACL_SUCCESS) {
+        *priority = s->priority;
+        oacl_obj_put(&s->obj);
+    }
+    return rc;
+}
+
+OACL_API aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags)
+{
+    if (!flags)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "flags is NULL");
+    struct oacl_stream *s = NULL;
+    aclError rc = query_stream(stream, &s, __func__);
+    if (rc == ACL_SUCCESS) {
+        *flags = s->flags;
+        oacl_obj_put(&s->obj);
+    }
+    return rc;
+}
+
+OACL_API aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
+{
+    if (!streamId)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "streamId is NULL");
+    struct oacl_stream *s = NULL;
+    aclError rc = query_stream(stream, &s, __func__);
+    if (rc == ACL_SUCCESS) {
+        *streamId = s->id;
+        oacl_obj_put(&s->obj);
+    }
+    return rc;
+}
+
+OACL_API aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
+{
+    if (!status)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "status is NULL");
+    struct oacl_stream *s = NULL;
+    aclError rc = query_stream(stream, &s, __func__);
+    if (rc == ACL_SUCCESS) {
+        *status = oacl_backend()->queue_idle(s->queue) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+        oacl_obj_put(&s->obj);
+    }
+    return rc;
+}
+
+OACL_API aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
+{
+    if (timeout == 0 || timeout < -1)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+                         "timeout %d: use -1 (no limit) or a positive number of ms", timeout);
+    struct oacl_stream *s = NULL;
+    aclError rc = query_stream(stream, &s, __func__);
+    if (rc == ACL_SUCCESS) {
+        rc = oacl_stream_sync(s, timeout < 0 ? -1 : (int64_t)timeout * 1000000, __func__);
+        oacl_obj_put(&s->obj);
+    }
+    return rc;
+}
+
+OACL_API aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
+{
+    struct oacl_stream *s = NULL;
+    aclError rc = query_stream(stream, &s, __func__);
+    if (rc)
+        return rc;
+    /* Only bit 0 counts. The mode holds for every stream of the context. */
+    uint32_t stop = (uint32_t)(mode & ACL_STOP_ON_FAILURE);
+    uint32_t cur = __atomic_load_n(&s->ctx->fail.stop_on_failure, __ATOMIC_ACQUIRE);
+    if (cur && !stop)
+        rc = oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __func__,
+                       "the context is in ACL_STOP_ON_FAILURE mode, which cannot be switched back");
+    else
+        __atomic_store_n(&s->ctx->fail.stop_on_failure, stop, __ATOMIC_RELEASE);
+    oacl_obj_put(&s->obj);
     return rc;
 }

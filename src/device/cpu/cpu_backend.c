@@ -67,14 +67,15 @@ static int cpu_device_open(uint32_t index, const struct oacl_soc_profile *soc, u
 
 static void cpu_device_close(struct oacl_bdev *dev) { free(dev); }
 
-static int cpu_queue_create(struct oacl_bdev *dev, struct oacl_queue **out, char *err)
+static int cpu_queue_create(struct oacl_bdev *dev, struct oacl_fail_group *group, struct oacl_queue **out,
+                            char *err)
 {
     struct queue_link *l = calloc(1, sizeof(*l));
     if (!l) {
         snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for a stream");
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    oacl_exec_queue_init(&l->q, dev);
+    oacl_exec_queue_init(&l->q, dev, group);
     pthread_mutex_lock(&g_queues_lock);
     l->next = g_queues;
     if (g_queues)

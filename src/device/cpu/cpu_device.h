@@ -79,6 +79,7 @@ struct oacl_task {
 
 struct oacl_queue {
     struct oacl_bdev *dev;
+    struct oacl_fail_group *group;   /* the context's failure policy */
     /* Fields below are guarded by the executor lock unless marked atomic. */
     struct oacl_task *head, *tail;
     uint64_t submitted;              /* seq of the newest task */
@@ -105,7 +106,9 @@ struct oacl_module {
 /* Starts the worker pool on first use; later calls return its status. */
 int oacl_exec_start(const struct oacl_soc_profile *soc);
 uint32_t oacl_exec_worker_count(void);
-void oacl_exec_queue_init(struct oacl_queue *q, struct oacl_bdev *dev);
+void oacl_exec_queue_init(struct oacl_queue *q, struct oacl_bdev *dev, struct oacl_fail_group *group);
+/* True once q's context stopped after a failure (ACL_STOP_ON_FAILURE). */
+bool oacl_exec_stopped(const struct oacl_queue *q);
 /* Queues t on q (takes over the caller's reference). */
 void oacl_exec_submit(struct oacl_queue *q, struct oacl_task *t);
 /* Completes a started EXTERNAL task (from any thread). */

@@ -176,8 +176,13 @@ static struct oacl_task *finish_task(struct oacl_task *t)
             failed = ACL_ERROR_RT_AICORE_TIMEOUT;
         }
     }
-    if (failed)
+    if (failed) {
         OACL_ERROR("device %u: %s", q->dev->index, t->fail_msg);
+        if (q->group && __atomic_load_n(&q->group->stop_on_failure, __ATOMIC_ACQUIRE)) {
+            int none = 0; /* the first failure stops the whole context */
+            __atomic_compare_exchange_n(&q->group->error, &none, failed, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+        }
+    }
 
     bool publish = false;
     pthread_mutex_lock(&g_exec.lock);
@@ -206,10 +211,13 @@ static struct oacl_task *finish_task(struct oacl_task *t)
 static void drive(struct oacl_task *t)
 {
     while (t) {
-        if (t->kind == OACL_TASK_INLINE)
-            t->run(t, 0);
-        else if (!t->start(t))
+        if (t->kind == OACL_TASK_INLINE) {
+            t->run(t, 0); /* records still complete (with the error) */
+        } else if (oacl_exec_stopped(t->queue)) {
+            t->started = false; /* dropped unrun: its release drops the payload */
+        } else if (!t->start(t)) {
             return; /* someone calls oacl_exec_task_done later */
+        }
         t = finish_task(t);
     }
 }
@@ -385,10 +393,16 @@ uint32_t oacl_exec_worker_count(void) { return g_exec.nworkers; }
 
 /* ---- queues ---------------------------------------------------------------- */
 
-void oacl_exec_queue_init(struct oacl_queue *q, struct oacl_bdev *dev)
+void oacl_exec_queue_init(struct oacl_queue *q, struct oacl_bdev *dev, struct oacl_fail_group *group)
 {
     memset(q, 0, sizeof(*q));
     q->dev = dev;
+    q->group = group;
+}
+
+bool oacl_exec_stopped(const struct oacl_queue *q)
+{
+    return q->group && __atomic_load_n(&q->group->error, __ATOMIC_ACQUIRE) != 0;
 }
 
 void oacl_exec_submit(struct oacl_queue *q, struct oacl_task *t)

@@ -88,8 +88,8 @@ static __attribute__((noinline)) bool call_entry(struct exec_thread *et, oacl_ke
 
 void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
 {
-    if (__atomic_load_n(&t->failed, __ATOMIC_ACQUIRE))
-        return; /* the launch already failed: skip the remaining blocks */
+    if (__atomic_load_n(&t->failed, __ATOMIC_ACQUIRE) || oacl_exec_stopped(t->queue))
+        return; /* the launch (or its context) already failed: skip the block */
     struct exec_thread *et = exec_thread();
     if (!et) {
         oacl_exec_task_fail(t, ACL_ERROR_RT_MEMORY_ALLOCATION, "no memory for a block's unified buffer");
