@@ -156,6 +156,10 @@ struct oacl_backend_ops {
                            void (*cancel)(void *arg), void *arg, char *err);
     void (*host_step_done)(void *token);
 
+    /* Copy (memmove semantics) or fill with a byte, in q's order. */
+    int (*queue_copy)(struct oacl_queue *q, void *dst, const void *src, size_t n, char *err);
+    int (*queue_memset)(struct oacl_queue *q, void *dst, uint8_t value, size_t n, char *err);
+
     /* Events. A record captures the work queued before it on q; a wait
        makes q's later work wait for the event's newest capture at the time
        of the call (*queued false: nothing recorded, nothing to wait for);

@@ -256,13 +256,20 @@ OACL_API aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free_bytes, size_t 
 
 enum mem_class { MEM_HOST, MEM_DEVICE };
 
-/* Classifies [p, p+count) for a copy; runtime memory must contain it. */
-static aclError classify(const void *p, size_t count, const char *name, enum mem_class *out, const char *fn)
+/* Classifies [p, p+count) for a copy; runtime memory must contain it.
+ * *pinned tells whether host memory is page-locked by the runtime
+ * (aclrtMallocHost, or registered with ACL_HOST_REG_PINNED). */
+static aclError classify(const void *p, size_t count, const char *name, enum mem_class *out, bool *pinned,
+                         const char *fn)
 {
     struct oacl_mem_record r;
     uintptr_t a = (uintptr_t)p;
+    *pinned = false;
     if (!oacl_registry_lookup(OACL_SPACE_ALLOC, a, &r)) {
         *out = MEM_HOST; /* pageable host memory: nothing to check */
+        struct oacl_mem_record reg;
+        *pinned = oacl_registry_lookup(OACL_SPACE_HOSTREG, a, &reg) && (reg.flags & ACL_HOST_REG_PINNED) &&
+                  count <= reg.base + reg.size - a;
         return ACL_SUCCESS;
     }
     if (r.kind == OACL_MEM_DEVICE_ALIAS)
@@ -272,6 +279,7 @@ static aclError classify(const void *p, size_t count, const char *name, enum mem
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%s: %zu bytes at %p run past the end of its %s allocation",
                          name, count, p, r.kind == OACL_MEM_DEVICE ? "device" : "host");
     *out = r.kind == OACL_MEM_DEVICE ? MEM_DEVICE : MEM_HOST;
+    *pinned = r.kind == OACL_MEM_HOST_PINNED;
     return ACL_SUCCESS;
 }
 
@@ -287,41 +295,145 @@ static const char *kind_name(aclrtMemcpyKind k)
     }
 }
 
-OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind)
+/* The argument checks aclrtMemcpy and aclrtMemcpyAsync share (count > 0).
+ * *pageable: a host side is neither runtime-pinned nor pinned-registered. */
+static aclError check_copy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                           bool async, bool *pageable, const char *fn)
 {
-    if (count == 0)
-        return ACL_SUCCESS;
     if (!dst || !src)
-        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", dst ? "src" : "dst");
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "%s is NULL", dst ? "src" : "dst");
     if ((int)kind < 0 || kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE || kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE ||
         kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
-        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "kind %d is not a copy direction of this function",
-                         (int)kind);
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "kind %d is not a copy direction of this function", (int)kind);
     if (destMax == 0 || count > destMax)
-        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "count %zu exceeds destMax %zu", count, destMax);
-    struct oacl_context *ctx = NULL;
-    aclError rc = oacl_ctx_current(&ctx, __func__);
-    if (rc)
-        return rc;
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "count %zu exceeds destMax %zu", count, destMax);
+    if (async && kind == ACL_MEMCPY_HOST_TO_HOST)
+        return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn,
+                         "asynchronous ACL_MEMCPY_HOST_TO_HOST copies are not supported (use ACL_MEMCPY_DEFAULT)");
     enum mem_class dc = MEM_HOST, sc = MEM_HOST;
-    rc = classify(dst, count, "dst", &dc, __func__);
+    bool dpin = false, spin = false;
+    aclError rc = classify(dst, count, "dst", &dc, &dpin, fn);
     if (rc == ACL_SUCCESS)
-        rc = classify(src, count, "src", &sc, __func__);
+        rc = classify(src, count, "src", &sc, &spin, fn);
     if (rc == ACL_SUCCESS && kind != ACL_MEMCPY_DEFAULT) {
         bool want_src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
         bool want_dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
                             kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
         if ((sc == MEM_DEVICE) != want_src_dev || (dc == MEM_DEVICE) != want_dst_dev)
-            rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "%s, but src is %s memory and dst is %s memory",
+            rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%s, but src is %s memory and dst is %s memory",
                            kind_name(kind), sc == MEM_DEVICE ? "device" : "host", dc == MEM_DEVICE ? "device" : "host");
     }
-    if (rc == ACL_SUCCESS && dst != src) {
+    *pageable = (sc == MEM_HOST && !spin) || (dc == MEM_HOST && !dpin);
+    return rc;
+}
+
+OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind)
+{
+    if (count == 0)
+        return ACL_SUCCESS;
+    bool pageable;
+    aclError rc = check_copy(dst, destMax, src, count, kind, false, &pageable, __func__);
+    if (rc)
+        return rc;
+    struct oacl_context *ctx = NULL;
+    rc = oacl_ctx_current(&ctx, __func__);
+    if (rc)
+        return rc;
+    if (dst != src) {
         /* A synchronous copy sees the effects of the work queued earlier on
            the device's default stream (without consuming its errors). */
         oacl_backend()->queue_wait(ctx->default_stream->queue, -1);
         oacl_backend()->copy(dst, src, count);
     }
     oacl_obj_put(&ctx->obj);
+    return ACL_SUCCESS;
+}
+
+OACL_API aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                                   aclrtStream stream)
+{
+    if (count == 0)
+        return ACL_SUCCESS;
+    bool pageable;
+    aclError rc = check_copy(dst, destMax, src, count, kind, true, &pageable, __func__);
+    if (rc)
+        return rc;
+    struct oacl_context *ctx = NULL;
+    rc = oacl_ctx_current(&ctx, __func__);
+    if (rc)
+        return rc;
+    struct oacl_stream *s = NULL;
+    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, __func__);
+    oacl_obj_put(&ctx->obj);
+    if (rc)
+        return rc;
+    if (pageable) {
+        /* Pageable host memory may be reused as soon as the call returns:
+           wait for the stream to reach the copy, then copy here. */
+        oacl_backend()->queue_wait(s->queue, -1);
+        if (dst != src)
+            oacl_backend()->copy(dst, src, count);
+    } else if (dst != src) {
+        char err[OACL_BACKEND_ERRLEN] = "";
+        int brc = oacl_backend()->queue_copy(s->queue, dst, src, count, err);
+        if (brc)
+            rc = oacl_fail(brc, __func__, "%s", err);
+    }
+    oacl_obj_put(&s->obj);
+    return rc;
+}
+
+/* Checks a fill of [devPtr, devPtr+count): runtime memory must contain it;
+ * device aliases of mapped host memory are refused like for copies. */
+static aclError check_fill(void *devPtr, size_t maxCount, size_t count, const char *fn)
+{
+    if (!devPtr)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "devPtr is NULL");
+    if (count > maxCount)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "count %zu exceeds maxCount %zu", count, maxCount);
+    enum mem_class c;
+    bool pinned;
+    return classify(devPtr, count, "devPtr", &c, &pinned, fn);
+}
+
+OACL_API aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
+{
+    if (count == 0)
+        return ACL_SUCCESS;
+    aclError rc = check_fill(devPtr, maxCount, count, __func__);
+    if (rc)
+        return rc;
+    struct oacl_context *ctx = NULL;
+    rc = oacl_ctx_current(&ctx, __func__);
+    if (rc)
+        return rc;
+    oacl_backend()->queue_wait(ctx->default_stream->queue, -1);
+    memset(devPtr, (uint8_t)value, count); /* only the low byte counts */
+    oacl_obj_put(&ctx->obj);
+    return ACL_SUCCESS;
+}
+
+OACL_API aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream)
+{
+    if (count == 0)
+        return ACL_SUCCESS;
+    aclError rc = check_fill(devPtr, maxCount, count, __func__);
+    if (rc)
+        return rc;
+    struct oacl_context *ctx = NULL;
+    rc = oacl_ctx_current(&ctx, __func__);
+    if (rc)
+        return rc;
+    struct oacl_stream *s = NULL;
+    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, __func__);
+    oacl_obj_put(&ctx->obj);
+    if (rc)
+        return rc;
+    char err[OACL_BACKEND_ERRLEN] = "";
+    int brc = oacl_backend()->queue_memset(s->queue, devPtr, (uint8_t)value, count, err);
+    if (brc)
+        rc = oacl_fail(brc, __func__, "%s", err);
+    oacl_obj_put(&s->obj);
     return rc;
 }
 

@@ -326,6 +326,87 @@ static void test_pointer_attributes(void **state)
     ACL_OK(aclrtFreeHost(pinned));
 }
 
+static void test_memcpy_async(void **state)
+{
+    (void)state;
+    enum { SZ = 24 << 20 }; /* several chunks */
+    aclrtStream s;
+    ACL_OK(aclrtCreateStream(&s));
+    void *d1, *d2;
+    unsigned char *pin, *back;
+    ACL_OK(aclrtMalloc(&d1, SZ, ACL_MEM_MALLOC_HUGE_FIRST));
+    ACL_OK(aclrtMalloc(&d2, SZ, ACL_MEM_MALLOC_HUGE_FIRST));
+    ACL_OK(aclrtMallocHost((void **)&pin, SZ));
+    ACL_OK(aclrtMallocHost((void **)&back, SZ));
+    for (size_t i = 0; i < SZ; i++)
+        pin[i] = (unsigned char)(i * 31 + 7);
+    ACL_OK(aclrtMemcpyAsync(d1, SZ, pin, SZ, ACL_MEMCPY_HOST_TO_DEVICE, s));
+    ACL_OK(aclrtMemcpyAsync(d2, SZ, d1, SZ, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+    ACL_OK(aclrtMemsetAsync(d2, SZ, 0x1FF /* low byte 0xFF */, 100, s));
+    ACL_OK(aclrtMemcpyAsync(back, SZ, d2, SZ, ACL_MEMCPY_DEFAULT, s));
+    ACL_OK(aclrtSynchronizeStream(s));
+    for (size_t i = 0; i < 100; i++)
+        assert_int_equal(back[i], 0xFF);
+    assert_memory_equal(back + 100, pin + 100, SZ - 100);
+    /* Pageable memory: the copy has completed when the call returns, so the
+       source may be reused at once. */
+    unsigned char *pageable = malloc(4096);
+    memset(pageable, 0xAB, 4096);
+    ACL_OK(aclrtMemcpyAsync(d1, SZ, pageable, 4096, ACL_MEMCPY_HOST_TO_DEVICE, s));
+    memset(pageable, 0, 4096);
+    ACL_OK(aclrtMemcpyAsync(back, SZ, d1, 4096, ACL_MEMCPY_DEVICE_TO_HOST, s));
+    ACL_OK(aclrtSynchronizeStream(s));
+    assert_int_equal(back[0], 0xAB);
+    assert_int_equal(back[4095], 0xAB);
+    /* Host to host: explicit kind refused, DEFAULT copies in stream order. */
+    ACL_ERR(aclrtMemcpyAsync(back, SZ, pin, 64, ACL_MEMCPY_HOST_TO_HOST, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+            "HOST_TO_HOST");
+    ACL_OK(aclrtMemcpyAsync(back, SZ, pin, 64, ACL_MEMCPY_DEFAULT, s));
+    ACL_OK(aclrtSynchronizeStream(s));
+    assert_memory_equal(back, pin, 64);
+    /* Bad inputs. */
+    int local;
+    ACL_OK(aclrtMemcpyAsync(NULL, 0, NULL, 0, ACL_MEMCPY_HOST_TO_DEVICE, s)); /* count 0 */
+    ACL_ERR(aclrtMemcpyAsync(NULL, 64, pin, 64, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_ERROR_INVALID_PARAM, "dst");
+    ACL_ERR(aclrtMemcpyAsync(d1, 32, pin, 64, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_ERROR_RT_PARAM_INVALID, "destMax");
+    ACL_ERR(aclrtMemcpyAsync(d1, SZ, pin, 64, (aclrtMemcpyKind)6, s), ACL_ERROR_INVALID_PARAM, "kind 6");
+    ACL_ERR(aclrtMemcpyAsync(d1, SZ, pin, 64, ACL_MEMCPY_HOST_TO_DEVICE, &local), ACL_ERROR_RT_INVALID_HANDLE,
+            "not a live stream");
+    ACL_ERR(aclrtMemcpyAsync(pin, SZ, d1, 64, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_ERROR_RT_PARAM_INVALID,
+            "ACL_MEMCPY_HOST_TO_DEVICE");
+    free(pageable);
+    ACL_OK(aclrtFreeHost(back));
+    ACL_OK(aclrtFreeHost(pin));
+    ACL_OK(aclrtFree(d2));
+    ACL_OK(aclrtFree(d1));
+    ACL_OK(aclrtDestroyStream(s));
+}
+
+static void test_memset(void **state)
+{
+    (void)state;
+    void *d;
+    ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    ACL_OK(aclrtMemset(d, 4096, 0x42, 4096));
+    ACL_OK(aclrtMemset(d, 4096, 0x7, 10));
+    unsigned char out[4096];
+    ACL_OK(aclrtMemcpy(out, sizeof(out), d, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(out[9], 7);
+    assert_int_equal(out[10], 0x42);
+    assert_int_equal(out[4095], 0x42);
+    ACL_OK(aclrtMemset(NULL, 0, 0, 0)); /* count 0: nothing */
+    ACL_ERR(aclrtMemset(NULL, 16, 0, 16), ACL_ERROR_INVALID_PARAM, "devPtr");
+    ACL_ERR(aclrtMemset(d, 16, 0, 17), ACL_ERROR_RT_PARAM_INVALID, "maxCount");
+    ACL_ERR(aclrtMemset(d, 8192, 0, 8192), ACL_ERROR_RT_PARAM_INVALID, "run past the end");
+    ACL_ERR(aclrtMemsetAsync(d, 16, 0, 17, NULL), ACL_ERROR_RT_PARAM_INVALID, "maxCount");
+    ACL_ERR(aclrtMemsetAsync(NULL, 16, 0, 16, NULL), ACL_ERROR_INVALID_PARAM, "devPtr");
+    int local;
+    ACL_ERR(aclrtMemsetAsync(d, 16, 0, 16, &local), ACL_ERROR_RT_INVALID_HANDLE, "not a live stream");
+    ACL_OK(aclrtMemcpy(out, sizeof(out), d, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(out[0], 7); /* unchanged by the failed calls */
+    ACL_OK(aclrtFree(d));
+}
+
 /* A configured capacity is what GetMemInfo reports and what allocation
  * stops at (child process: the configuration is read once). */
 static void test_configured_capacity(void **state)
@@ -376,6 +457,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_memcpy_orders_after_default_stream),
         cmocka_unit_test(test_free_waits_for_queued_work),
         cmocka_unit_test(test_pointer_attributes),
+        cmocka_unit_test(test_memcpy_async),
+        cmocka_unit_test(test_memset),
         cmocka_unit_test(test_configured_capacity),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

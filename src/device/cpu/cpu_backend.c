@@ -115,6 +115,75 @@ static void cpu_dev_free(struct oacl_bdev *dev, void *ptr, size_t size)
 
 static void cpu_copy(void *dst, const void *src, size_t n) { memmove(dst, src, n); }
 
+/* ---- copies and fills in stream order ---- */
+
+/* Large copies are cut into chunks that any executing thread may take, so
+ * they use the device's threads like a kernel does. */
+#define COPY_CHUNK ((size_t)2 << 20)
+
+struct copy_job {
+    uint8_t *dst;
+    const uint8_t *src; /* NULL: fill with value */
+    size_t n;
+    uint8_t value;
+};
+
+static void copy_unit(struct oacl_task *t, uint32_t unit)
+{
+    struct copy_job *j = t->data;
+    size_t off = (size_t)unit * COPY_CHUNK;
+    size_t len = j->n - off < COPY_CHUNK ? j->n - off : COPY_CHUNK;
+    if (j->src)
+        memcpy(j->dst + off, j->src + off, len);
+    else
+        memset(j->dst + off, j->value, len);
+}
+
+/* Overlapping copies run as one unit (memmove) to keep their meaning. */
+static void move_unit(struct oacl_task *t, uint32_t unit)
+{
+    (void)unit;
+    struct copy_job *j = t->data;
+    memmove(j->dst, j->src, j->n);
+}
+
+static void job_release(struct oacl_task *t) { free(t); }
+
+static int queue_job(struct oacl_queue *q, void *dst, const void *src, uint8_t value, size_t n, char *err)
+{
+    size_t head = (sizeof(struct oacl_task) + 15) & ~(size_t)15;
+    struct oacl_task *t = calloc(1, head + sizeof(struct copy_job));
+    if (!t) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for a copy");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    struct copy_job *j = (struct copy_job *)((char *)t + head);
+    j->dst = dst;
+    j->src = src;
+    j->n = n;
+    j->value = value;
+    bool overlap = src && (const uint8_t *)dst < (const uint8_t *)src + n && (const uint8_t *)src < (uint8_t *)dst + n;
+    t->data = j;
+    t->refs = 1;
+    t->kind = OACL_TASK_UNITS;
+    t->units = overlap ? 1 : (uint32_t)((n + COPY_CHUNK - 1) / COPY_CHUNK);
+    t->run = overlap ? move_unit : copy_unit;
+    t->release = job_release;
+    t->dev = q->dev;
+    oacl_exec_submit(q, t);
+    return ACL_SUCCESS;
+}
+
+static int cpu_queue_copy(struct oacl_queue *q, void *dst, const void *src, size_t n, char *err)
+{
+    return queue_job(q, dst, src, 0, n, err);
+}
+
+static int cpu_queue_memset(struct oacl_queue *q, void *dst, uint8_t value, size_t n, char *err)
+{
+    return queue_job(q, dst, NULL, value, n, err);
+}
+
 /* ---- host steps ---- */
 
 struct host_step {
@@ -261,6 +330,8 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .queue_sync = cpu_queue_sync,
     .queue_idle = cpu_queue_idle,
     .queue_wait = cpu_queue_wait,
+    .queue_copy = cpu_queue_copy,
+    .queue_memset = cpu_queue_memset,
     .queue_host_step = cpu_queue_host_step,
     .host_step_done = cpu_host_step_done,
     .event_create = oacl_cpu_event_create,
