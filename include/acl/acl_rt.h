@@ -45,6 +45,16 @@ extern "C" {
 #define ACL_EVENT_WAIT_DEFAULT  0x0U
 #define ACL_EVENT_WAIT_EXTERNAL 0x01U
 
+/* Flags of aclrtCreateNotify. */
+#define ACL_NOTIFY_DEFAULT         0x00000000U
+#define ACL_NOTIFY_DEVICE_USE_ONLY 0x00000001U
+
+/* Conditions of aclrtValueWait (its flag argument). */
+#define ACL_STREAM_WAIT_VALUE_GEQ 0x00000000U /* *devAddr >= value */
+#define ACL_STREAM_WAIT_VALUE_EQ  0x00000001U /* *devAddr == value */
+#define ACL_STREAM_WAIT_VALUE_AND 0x00000002U /* (*devAddr & value) != 0 */
+#define ACL_STREAM_WAIT_VALUE_NOR 0x00000003U /* ~(*devAddr | value) != 0 */
+
 /* Stream creation flags (aclrtCreateStreamWithConfig). */
 #define ACL_STREAM_FAST_LAUNCH     0x00000001U
 #define ACL_STREAM_FAST_SYNC       0x00000002U
@@ -777,6 +787,31 @@ ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId,
 
 /* Runs at most one pending host function of the calling thread's streams. */
 ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
+
+/* ---- Notifies and stream memory operations --------------------------------- */
+
+/* Creates a notify on the current context's device (ACL_NOTIFY_* flag). */
+ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag);
+
+/* Destroys a notify; work already queued on it still completes. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify);
+
+/* Sets the notify when the stream reaches this point. */
+ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream);
+
+/* Holds the stream until the notify is set, then clears it. timeout in
+ * milliseconds, 0 = no limit; an expired wait fails the stream's work. */
+ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout);
+
+/* Returns the notify's id (unique on its device). */
+ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId);
+
+/* Writes a 64-bit value to device memory in stream order (flag: 0). */
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+
+/* Holds the stream until the 64-bit value at devAddr satisfies the
+ * ACL_STREAM_WAIT_VALUE_* condition given as flag. */
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
 
 /* ---- Error query ---------------------------------------------------------- */
 

@@ -23,6 +23,7 @@ enum oacl_htype {
     OACL_H_FUNC = 5,
     OACL_H_ARGS = 6,
     OACL_H_PARAM = 7,
+    OACL_H_NOTIFY = 8,
     OACL_H_TYPE_COUNT
 };
 

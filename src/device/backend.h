@@ -24,6 +24,7 @@ struct oacl_bdev;    /* a backend device */
 struct oacl_queue;   /* an in-order task queue (one per stream) */
 struct oacl_module;  /* a loaded kernel binary */
 struct oacl_bevent;  /* an event */
+struct oacl_bnotify; /* a notify */
 
 /*
  * Failure policy shared by the queues of one context. With stop_on_failure
@@ -173,6 +174,22 @@ struct oacl_backend_ops {
     void (*event_query)(struct oacl_bevent *e, struct oacl_event_state *st);
     /* Blocks until the newest capture completes: 0, or ETIMEDOUT. */
     int (*event_sync)(struct oacl_bevent *e, int64_t timeout_ns);
+
+    /* Notifies: a record sets the notify in q's order; a wait holds q's
+       later work until it is set and clears it (one record lets one wait
+       through). A wait still blocked timeout_ns (> 0) after it began fails
+       with ACL_ERROR_RT_TASK_TIMEOUT. Destroying a notify with work pending
+       is fine, as for events. */
+    int (*notify_create)(struct oacl_bdev *dev, struct oacl_bnotify **out, char *err);
+    void (*notify_destroy)(struct oacl_bnotify *n);
+    int (*notify_record)(struct oacl_queue *q, struct oacl_bnotify *n, char *err);
+    int (*notify_wait)(struct oacl_queue *q, struct oacl_bnotify *n, uint64_t timeout_ns, char *err);
+
+    /* Stream memory operations on an aligned 64-bit device word: a write
+       in q's order; a wait holding q's later work until the word satisfies
+       mode (ACL_STREAM_WAIT_VALUE_GEQ/EQ/AND/NOR) against value. */
+    int (*queue_value_write)(struct oacl_queue *q, uint64_t *addr, uint64_t value, char *err);
+    int (*queue_value_wait)(struct oacl_queue *q, const uint64_t *addr, uint64_t value, uint32_t mode, char *err);
 };
 
 /* The CPU device's table (src/device/cpu/cpu_backend.c). */

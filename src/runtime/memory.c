@@ -331,7 +331,7 @@ OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t
 {
     if (count == 0)
         return ACL_SUCCESS;
-    bool pageable;
+    bool pageable = false;
     aclError rc = check_copy(dst, destMax, src, count, kind, false, &pageable, __func__);
     if (rc)
         return rc;
@@ -354,7 +354,7 @@ OACL_API aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, s
 {
     if (count == 0)
         return ACL_SUCCESS;
-    bool pageable;
+    bool pageable = false;
     aclError rc = check_copy(dst, destMax, src, count, kind, true, &pageable, __func__);
     if (rc)
         return rc;

@@ -70,3 +70,14 @@ __global__ __aicore__ void copy_plus(GM_ADDR in, GM_ADDR out, uint32_t add, uint
     for (uint32_t i = 0; i < count; i++)
         o32[i] = i32[i] + add;
 }
+
+/* Block 0 sleeps `ms` milliseconds, then stores a 64-bit value. */
+__global__ __aicore__ void sleep_store_u64(GM_ADDR word, uint64_t value, uint32_t ms)
+{
+    if (oacl_get_block_idx() != 0)
+        return;
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+    __atomic_store_n((__gm__ uint64_t *)word, value, __ATOMIC_RELEASE);
+}

@@ -87,7 +87,7 @@ static void test_host_func_order(void **state)
 }
 
 struct processor {
-    volatile int stop;
+    int stop; /* atomic */
     int processed;
     enum sub_kind_t { REPORT, HOSTFUNC } kind;
     pthread_t tid;
@@ -96,7 +96,7 @@ struct processor {
 static void *processor_main(void *arg)
 {
     struct processor *p = arg;
-    while (!p->stop) {
+    while (!__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) {
         aclError rc = p->kind == REPORT ? aclrtProcessReport(20) : aclrtProcessHostFunc(20);
         if (rc == ACL_SUCCESS)
             p->processed++;
@@ -114,7 +114,7 @@ static void start_processor(struct processor *p, int kind)
 
 static void stop_processor(struct processor *p)
 {
-    p->stop = 1;
+    __atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
     assert_int_equal(pthread_join(p->tid, NULL), 0);
 }
 

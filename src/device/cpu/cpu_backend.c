@@ -90,6 +90,7 @@ static void cpu_queue_destroy(struct oacl_queue *q)
 {
     struct queue_link *l = (struct queue_link *)q;
     oacl_exec_wait(q, oacl_exec_submitted(q), -1);
+    oacl_exec_queue_fini(q);
     pthread_mutex_lock(&g_queues_lock);
     if (l->prev)
         l->prev->next = l->next;
@@ -151,20 +152,17 @@ static void job_release(struct oacl_task *t) { free(t); }
 
 static int queue_job(struct oacl_queue *q, void *dst, const void *src, uint8_t value, size_t n, char *err)
 {
-    size_t head = (sizeof(struct oacl_task) + 15) & ~(size_t)15;
-    struct oacl_task *t = calloc(1, head + sizeof(struct copy_job));
+    struct oacl_task *t = oacl_task_new(sizeof(struct copy_job));
     if (!t) {
         snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for a copy");
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    struct copy_job *j = (struct copy_job *)((char *)t + head);
+    struct copy_job *j = t->data;
     j->dst = dst;
     j->src = src;
     j->n = n;
     j->value = value;
     bool overlap = src && (const uint8_t *)dst < (const uint8_t *)src + n && (const uint8_t *)src < (uint8_t *)dst + n;
-    t->data = j;
-    t->refs = 1;
     t->kind = OACL_TASK_UNITS;
     t->units = overlap ? 1 : (uint32_t)((n + COPY_CHUNK - 1) / COPY_CHUNK);
     t->run = overlap ? move_unit : copy_unit;
@@ -217,19 +215,16 @@ static void host_step_release(struct oacl_task *t)
 static int cpu_queue_host_step(struct oacl_queue *q, void (*arrive)(void *arg, void *token), void (*drop)(void *arg),
                                void (*cancel)(void *arg), void *arg, char *err)
 {
-    size_t head = (sizeof(struct oacl_task) + 15) & ~(size_t)15;
-    struct oacl_task *t = calloc(1, head + sizeof(struct host_step));
+    struct oacl_task *t = oacl_task_new(sizeof(struct host_step));
     if (!t) {
         snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for a host task");
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    struct host_step *h = (struct host_step *)((char *)t + head);
+    struct host_step *h = t->data;
     h->arrive = arrive;
     h->drop = drop;
     h->cancel = cancel;
     h->arg = arg;
-    t->data = h;
-    t->refs = 1;
     t->kind = OACL_TASK_EXTERNAL;
     t->start = host_step_start;
     t->cancel = cancel ? host_step_cancel : NULL;
@@ -341,4 +336,10 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .event_reset = oacl_cpu_event_reset,
     .event_query = oacl_cpu_event_query,
     .event_sync = oacl_cpu_event_sync,
+    .notify_create = oacl_cpu_notify_create,
+    .notify_destroy = oacl_cpu_notify_destroy,
+    .notify_record = oacl_cpu_notify_record,
+    .notify_wait = oacl_cpu_notify_wait,
+    .queue_value_write = oacl_cpu_value_write,
+    .queue_value_wait = oacl_cpu_value_wait,
 };

@@ -86,6 +86,7 @@ struct oacl_queue {
     uint64_t completed;              /* atomic: every task with seq <= completed is gone */
     uint32_t done_word;              /* atomic futex word, bumped when tasks leave */
     uint32_t waiters;                /* atomic: threads sleeping on done_word */
+    uint32_t finishers;              /* atomic: threads still touching q after a task left */
     struct oacl_queue *ready_prev, *ready_next;
     bool in_ready;
     int fault;                       /* first task failure since the last sync */
@@ -107,6 +108,8 @@ struct oacl_module {
 int oacl_exec_start(const struct oacl_soc_profile *soc);
 uint32_t oacl_exec_worker_count(void);
 void oacl_exec_queue_init(struct oacl_queue *q, struct oacl_bdev *dev, struct oacl_fail_group *group);
+/* Call before freeing a drained q: waits until no thread touches it. */
+void oacl_exec_queue_fini(struct oacl_queue *q);
 /* True once q's context stopped after a failure (ACL_STOP_ON_FAILURE). */
 bool oacl_exec_stopped(const struct oacl_queue *q);
 /* Queues t on q (takes over the caller's reference). */
@@ -127,6 +130,8 @@ int oacl_exec_take_fault(struct oacl_queue *q, char *msg, size_t len);
 /* Marks t failed (first failure wins) with a message. */
 void oacl_exec_task_fail(struct oacl_task *t, int code, const char *msg);
 void oacl_task_put(struct oacl_task *t);
+/* A zeroed task (one reference) with `payload` bytes at t->data. */
+struct oacl_task *oacl_task_new(size_t payload);
 
 /* ---- kernel runner (kernel_exec.c) ---- */
 
@@ -164,6 +169,42 @@ int oacl_cpu_event_reset(struct oacl_queue *q, struct oacl_bevent *e, char *err)
 void oacl_cpu_event_query(struct oacl_bevent *e, struct oacl_event_state *st);
 /* 0, or ETIMEDOUT. */
 int oacl_cpu_event_sync(struct oacl_bevent *e, int64_t timeout_ns);
+
+/* ---- the poller (poller.c) ---- */
+
+/* A stream wait (an EXTERNAL task) that the poller re-checks until ready()
+ * holds or its timeout passes; then it fails the task on timeout
+ * (ACL_ERROR_RT_TASK_TIMEOUT) and completes it. */
+struct oacl_poll {
+    struct oacl_task *task;
+    bool (*ready)(struct oacl_poll *p);  /* may consume what it waits for */
+    uint64_t timeout_ns;                 /* 0: none; counted from parking */
+    const char *what;                    /* for the timeout message */
+    /* poller's own */
+    uint64_t deadline_ns;
+    struct oacl_poll *prev, *next;
+    bool parked;
+    bool timed_out;
+};
+
+/* Parks p (its task has started); 0 or an error code with err filled. */
+int oacl_poller_park(struct oacl_poll *p, char *err);
+/* Takes p back (forced stream destroy): true if it was still parked, so the
+ * caller completes the task; false if the poller already did. */
+bool oacl_poller_cancel(struct oacl_poll *p);
+/* Something parked waits may be waiting for has changed. */
+void oacl_poller_kick(void);
+/* True while any wait is parked. */
+bool oacl_poller_busy(void);
+
+/* ---- notifies and stream memory operations (notify.c) ---- */
+
+int oacl_cpu_notify_create(struct oacl_bdev *dev, struct oacl_bnotify **out, char *err);
+void oacl_cpu_notify_destroy(struct oacl_bnotify *n);
+int oacl_cpu_notify_record(struct oacl_queue *q, struct oacl_bnotify *n, char *err);
+int oacl_cpu_notify_wait(struct oacl_queue *q, struct oacl_bnotify *n, uint64_t timeout_ns, char *err);
+int oacl_cpu_value_write(struct oacl_queue *q, uint64_t *addr, uint64_t value, char *err);
+int oacl_cpu_value_wait(struct oacl_queue *q, const uint64_t *addr, uint64_t value, uint32_t mode, char *err);
 
 /* ---- kernel binaries (kernel_module.c) ---- */
 

@@ -120,21 +120,9 @@ static void event_task_release(struct oacl_task *t)
     free(t);
 }
 
-/* A task with its small payload in one allocation. */
-static struct oacl_task *task_new(size_t payload)
-{
-    size_t head = (sizeof(struct oacl_task) + 15) & ~(size_t)15;
-    struct oacl_task *t = calloc(1, head + payload);
-    if (t) {
-        t->data = (char *)t + head;
-        t->refs = 1;
-    }
-    return t;
-}
-
 int oacl_cpu_event_record(struct oacl_queue *q, struct oacl_bevent *e, char *err)
 {
-    struct oacl_task *t = task_new(sizeof(struct record_data));
+    struct oacl_task *t = oacl_task_new(sizeof(struct record_data));
     struct capture *c = calloc(1, sizeof(*c));
     if (!t || !c) {
         free(t);
@@ -220,7 +208,7 @@ int oacl_cpu_event_wait(struct oacl_queue *q, struct oacl_bevent *e, bool *queue
     *queued = gen != 0;
     if (!gen)
         return ACL_SUCCESS; /* nothing recorded: nothing to wait for */
-    struct oacl_task *t = task_new(sizeof(struct record_data));
+    struct oacl_task *t = oacl_task_new(sizeof(struct record_data));
     if (!t) {
         snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for an event wait");
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
@@ -254,7 +242,7 @@ static void reset_run(struct oacl_task *t, uint32_t unit)
 
 int oacl_cpu_event_reset(struct oacl_queue *q, struct oacl_bevent *e, char *err)
 {
-    struct oacl_task *t = task_new(sizeof(struct record_data));
+    struct oacl_task *t = oacl_task_new(sizeof(struct record_data));
     if (!t) {
         snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for an event reset");
         return ACL_ERROR_RT_MEMORY_ALLOCATION;

@@ -62,6 +62,17 @@ uint64_t oacl_now_ns(void)
 
 /* ---- tasks -------------------------------------------------------------- */
 
+struct oacl_task *oacl_task_new(size_t payload)
+{
+    size_t head = (sizeof(struct oacl_task) + 15) & ~(size_t)15;
+    struct oacl_task *t = calloc(1, head + payload);
+    if (t) {
+        t->data = payload ? (char *)t + head : NULL;
+        t->refs = 1;
+    }
+    return t;
+}
+
 void oacl_task_put(struct oacl_task *t)
 {
     if (__atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL) == 0)
@@ -196,12 +207,18 @@ static struct oacl_task *finish_task(struct oacl_task *t)
     __atomic_store_n(&q->completed, q->head ? q->head->seq - 1 : q->submitted, __ATOMIC_RELEASE);
     struct oacl_task *next = head_changed_locked(q, &publish);
     __atomic_add_fetch(&q->done_word, 1, __ATOMIC_SEQ_CST);
+    /* Whoever saw the queue drain may destroy it as soon as the lock is
+       released: oacl_exec_queue_fini waits for this thread's last touch. */
+    __atomic_add_fetch(&q->finishers, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&g_exec.lock);
 
     if (__atomic_load_n(&q->waiters, __ATOMIC_SEQ_CST) > 0)
         oacl_futex_wake(&q->done_word, INT_MAX);
+    __atomic_sub_fetch(&q->finishers, 1, __ATOMIC_RELEASE); /* q is not touched after this */
     if (publish)
         wake_workers();
+    if (oacl_poller_busy()) /* the task may have written what a wait polls for */
+        oacl_poller_kick();
     oacl_task_put(t); /* the queue's reference */
     return next;
 }
@@ -400,6 +417,12 @@ void oacl_exec_queue_init(struct oacl_queue *q, struct oacl_bdev *dev, struct oa
     q->group = group;
 }
 
+void oacl_exec_queue_fini(struct oacl_queue *q)
+{
+    while (__atomic_load_n(&q->finishers, __ATOMIC_ACQUIRE) != 0)
+        sched_yield();
+}
+
 bool oacl_exec_stopped(const struct oacl_queue *q)
 {
     return q->group && __atomic_load_n(&q->group->error, __ATOMIC_ACQUIRE) != 0;
@@ -464,9 +487,10 @@ int oacl_exec_wait(struct oacl_queue *q, uint64_t target, int64_t timeout_ns)
     uint64_t spin_start = start;
     unsigned i = 0;
     while (__atomic_load_n(&q->completed, __ATOMIC_ACQUIRE) < target) {
-        /* Help once per change of the queue's head. */
+        /* Help once per change of the queue's head; not under a deadline,
+           since a unit taken on may run past it. */
         uint32_t word = __atomic_load_n(&q->done_word, __ATOMIC_ACQUIRE);
-        if (word != helped_at) {
+        if (word != helped_at && deadline == UINT64_MAX) {
             helped_at = word;
             if (help(q, target)) {
                 helped_at = word - 1; /* the head may still have units left */
