@@ -155,11 +155,22 @@ static void value_write_run(struct oacl_task *t, uint32_t unit)
     oacl_poller_kick();
 }
 
+/* A read of device memory as the device does it: the word may be written
+ * at any time by copies, kernels or the host program, none of which
+ * synchronise with the reader (so ThreadSanitizer is not told about it,
+ * just as it is not told about kernels' accesses). */
+__attribute__((no_sanitize_thread)) static uint64_t device_read64(const uint64_t *addr)
+{
+    uint64_t v = *(const volatile uint64_t *)addr;
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return v;
+}
+
 /* Conditions of ACL_STREAM_WAIT_VALUE_GEQ/EQ/AND/NOR (unsigned compares). */
 static bool value_ready(struct oacl_poll *p)
 {
     struct value_task *v = (struct value_task *)p;
-    uint64_t cur = __atomic_load_n(v->addr, __ATOMIC_ACQUIRE);
+    uint64_t cur = device_read64(v->addr);
     switch (v->mode) {
     case 0:
         return cur >= v->value;
