@@ -752,6 +752,22 @@ ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, v
 /* Marks an argument list as complete and ready for launching. */
 ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
 
+/* Appends an 8-byte slot that receives, at launch, the device address of
+ * the data area later reserved with aclrtKernelArgsGetPlaceHolderBuffer. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
+                                                              aclrtParamHandle *paramHandle);
+
+/* Reserves dataSize bytes of runtime-owned data for a placeholder (after
+ * all parameters, 8-byte aligned) and returns its host address to fill. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
+                                                                 aclrtParamHandle paramHandle, size_t dataSize,
+                                                                 void **bufferAddr);
+
+/* Overwrites an appended parameter (same size); finalize again before the
+ * next launch. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle,
+                                                       void *param, size_t paramSize);
+
 /* Queues a kernel launch that takes its arguments from an argument list. */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
                                                          aclrtStream stream, aclrtLaunchKernelCfg *cfg,
@@ -760,6 +776,19 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHan
 /* Queues a kernel launch whose argument blob already lies in device memory. */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks,
                                                const void *argsData, size_t argsSize, aclrtStream stream);
+
+/* aclrtLaunchKernel with launch attributes. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                 const void *argsData, size_t argsSize, aclrtLaunchKernelCfg *cfg,
+                                                 aclrtStream stream);
+
+/* Queues a launch with an argument blob in host memory (copied at the call);
+ * each placeholder entry points a slot of the copy at data inside it. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                           aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+                                                           void *hostArgs, size_t argsSize,
+                                                           aclrtPlaceHolderInfo *placeHolderArray,
+                                                           size_t placeHolderNum);
 
 /* ---- Host callbacks ------------------------------------------------------- */
 

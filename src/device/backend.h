@@ -56,6 +56,13 @@ struct oacl_kernel_info {
 };
 
 /* One kernel launch, as captured by the API layer. */
+/* A pointer patch in a copied argument blob: the 8-byte slot at
+ * addr_offset receives the address of the copy's byte data_offset. */
+struct oacl_arg_patch {
+    uint32_t addr_offset;
+    uint32_t data_offset;
+};
+
 struct oacl_launch {
     struct oacl_module *module;          /* the backend takes a module reference;
                                             NULL: code linked into the program */
@@ -69,6 +76,8 @@ struct oacl_launch {
     uint32_t block_offset;
     uint64_t timeout_ns;                 /* 0 = no limit */
     uint32_t max_cores;                  /* cores the launch may use at once (0: all) */
+    const struct oacl_arg_patch *patches;/* copy_args only: applied to the copy */
+    uint32_t num_patches;
 };
 
 /* How a host range was made visible to the device. */

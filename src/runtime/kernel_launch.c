@@ -1,9 +1,10 @@
 /*
  * Kernel launches: aclrtLaunchKernelWithConfig (argument list built with
- * aclrtKernelArgs*) and aclrtLaunchKernel (argument blob already in device
- * memory). Both check the arguments against the kernel's metadata from its
+ * aclrtKernelArgs*), aclrtLaunchKernel(V2) (argument blob already in device
+ * memory) and aclrtLaunchKernelWithHostArgs (blob in host memory, copied). Both check the arguments against the kernel's metadata from its
  * binary before anything is queued: a mismatch is an error, never a call.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/addr_registry.h"
@@ -15,6 +16,8 @@
 struct launch_cfg {
     uint32_t block_offset;
     uint64_t timeout_ns;
+    const struct oacl_arg_patch *patches; /* placeholders (copied blobs) */
+    uint32_t num_patches;
 };
 
 static aclError parse_cfg(const aclrtLaunchKernelCfg *cfg, struct launch_cfg *out, const char *fn)
@@ -95,6 +98,8 @@ static aclError launch(struct oacl_module *module, const struct oacl_kernel_info
                 .num_blocks = num_blocks,
                 .block_offset = c->block_offset,
                 .timeout_ns = c->timeout_ns,
+                .patches = c->patches,
+                .num_patches = c->num_patches,
             };
             char err[OACL_BACKEND_ERRLEN] = "";
             int brc = oacl_backend()->queue_launch(s->queue, &l, err);
@@ -131,16 +136,17 @@ OACL_API aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32
     if (!a)
         rc = oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, __func__,
                        "argsHandle %p is stale (the thread's list was re-initialised) or invalid", argsHandle);
-    else if (!a->finalized)
-        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "the argument list is not finalized");
     else if (a->func != f)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                        "the argument list was initialised for kernel '%s', not '%s'", a->func->info->name,
                        f->info->name);
     else
         rc = oacl_args_check(a, f, __func__);
-    if (rc == ACL_SUCCESS)
+    if (rc == ACL_SUCCESS) {
+        c.patches = a->patches;
+        c.num_patches = a->num_patches;
         rc = launch(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, a->buf, a->size, true, __func__);
+    }
     oacl_obj_put(ao);
     oacl_obj_put(&f->obj);
     return rc;
@@ -155,40 +161,125 @@ static size_t blob_size(const struct oacl_kernel_info *k)
     return end;
 }
 
-OACL_API aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
-                                    size_t argsSize, aclrtStream stream)
+/* Checks shared by the launches with a ready-made blob. */
+static aclError check_blob_launch(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *args, size_t argsSize,
+                                  const char *args_name, const char *fn)
 {
-    if (!funcHandle || !argsData)
-        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", funcHandle ? "argsData" : "funcHandle");
+    if (!funcHandle || !args)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "%s is NULL", funcHandle ? args_name : "funcHandle");
     if (numBlocks == 0 || numBlocks > MAX_BLOCKS)
-        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "numBlocks %u is outside 1..%u", numBlocks,
-                         MAX_BLOCKS);
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "numBlocks %u is outside 1..%u", numBlocks, MAX_BLOCKS);
     if (argsSize == 0)
-        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "argsSize is 0");
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "argsSize is 0");
+    return ACL_SUCCESS;
+}
+
+/* The function behind funcHandle, checked to take no more than argsSize
+ * bytes of arguments (+1 reference). */
+static aclError function_for_blob(aclrtFuncHandle funcHandle, size_t argsSize, struct oacl_function **out,
+                                  const char *fn)
+{
+    struct oacl_function *f = (struct oacl_function *)oacl_handle_get(funcHandle, OACL_H_FUNC);
+    if (!f)
+        return oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, fn,
+                         "funcHandle %p is not a live kernel function (was its binary unloaded?)", funcHandle);
+    size_t need = blob_size(f->info);
+    if (argsSize < need) {
+        aclError rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
+                                "kernel '%s' needs %zu bytes of arguments; argsSize is %zu", f->info->name, need,
+                                argsSize);
+        oacl_obj_put(&f->obj);
+        return rc;
+    }
+    *out = f;
+    return ACL_SUCCESS;
+}
+
+/* aclrtLaunchKernel(V2): the blob is device memory the caller keeps valid. */
+static aclError launch_device_blob(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+                                   size_t argsSize, const aclrtLaunchKernelCfg *cfg, aclrtStream stream,
+                                   const char *fn)
+{
+    aclError rc = check_blob_launch(funcHandle, numBlocks, argsData, argsSize, "argsData", fn);
+    if (rc)
+        return rc;
     if ((uintptr_t)argsData % 8 != 0)
-        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "argsData %p is not 8-byte aligned", argsData);
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "argsData %p is not 8-byte aligned", argsData);
+    struct launch_cfg c;
+    rc = parse_cfg(cfg, &c, fn);
+    if (rc)
+        return rc;
     /* The blob must be device memory that stays valid until the kernel ran. */
     struct oacl_mem_record r;
     uintptr_t p = (uintptr_t)argsData;
-    if (!oacl_registry_lookup(OACL_SPACE_ALLOC, p, &r) || r.kind != OACL_MEM_DEVICE_ALIAS)
-        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
-                         "argsData %p is not device memory (use a device address, e.g. of mapped host memory)",
+    if (!oacl_registry_lookup(OACL_SPACE_ALLOC, p, &r) ||
+        (r.kind != OACL_MEM_DEVICE_ALIAS && r.kind != OACL_MEM_DEVICE))
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
+                         "argsData %p is not device memory (aclrtMalloc, or the device address of mapped host memory)",
                          argsData);
     if (argsSize > r.base + r.size - p)
-        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "argsData + argsSize runs past the end of its device range");
-    struct oacl_function *f = (struct oacl_function *)oacl_handle_get(funcHandle, OACL_H_FUNC);
-    if (!f)
-        return oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, __func__,
-                         "funcHandle %p is not a live kernel function (was its binary unloaded?)", funcHandle);
-    aclError rc = ACL_SUCCESS;
-    size_t need = blob_size(f->info);
-    if (argsSize < need)
-        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "kernel '%s' needs %zu bytes of arguments; argsSize is %zu",
-                       f->info->name, need, argsSize);
-    struct launch_cfg c = {0, 0};
-    if (rc == ACL_SUCCESS)
-        rc = launch(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, argsData, argsSize, false,
-                    __func__);
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "argsData + argsSize runs past the end of its device range");
+    struct oacl_function *f;
+    rc = function_for_blob(funcHandle, argsSize, &f, fn);
+    if (rc)
+        return rc;
+    rc = launch(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, argsData, argsSize, false, fn);
+    oacl_obj_put(&f->obj);
+    return rc;
+}
+
+OACL_API aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+                                    size_t argsSize, aclrtStream stream)
+{
+    return launch_device_blob(funcHandle, numBlocks, argsData, argsSize, NULL, stream, __func__);
+}
+
+OACL_API aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+                                      size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream)
+{
+    return launch_device_blob(funcHandle, numBlocks, argsData, argsSize, cfg, stream, __func__);
+}
+
+OACL_API aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+                                                aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
+                                                aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum)
+{
+    const char *fn = __func__;
+    aclError rc = check_blob_launch(funcHandle, numBlocks, hostArgs, argsSize, "hostArgs", fn);
+    if (rc)
+        return rc;
+    if (argsSize > UINT32_MAX)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "argsSize %zu is too large", argsSize);
+    if (placeHolderNum > 0 && !placeHolderArray)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "placeHolderNum is %zu but placeHolderArray is NULL",
+                         placeHolderNum);
+    for (size_t i = 0; i < placeHolderNum; i++) {
+        const aclrtPlaceHolderInfo *ph = &placeHolderArray[i];
+        if ((size_t)ph->addrOffset + 8 > argsSize || ph->dataOffset >= argsSize)
+            return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
+                             "placeholder %zu: addrOffset %u or dataOffset %u lies outside the %zu-byte blob", i,
+                             ph->addrOffset, ph->dataOffset, argsSize);
+    }
+    struct launch_cfg c;
+    rc = parse_cfg(cfg, &c, fn);
+    if (rc)
+        return rc;
+    struct oacl_function *f;
+    rc = function_for_blob(funcHandle, argsSize, &f, fn);
+    if (rc)
+        return rc;
+    struct oacl_arg_patch local[16], *patches = local;
+    if (placeHolderNum > 16 && !(patches = malloc(placeHolderNum * sizeof(*patches)))) {
+        oacl_obj_put(&f->obj);
+        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "out of memory for %zu placeholders", placeHolderNum);
+    }
+    for (size_t i = 0; i < placeHolderNum; i++)
+        patches[i] = (struct oacl_arg_patch){placeHolderArray[i].addrOffset, placeHolderArray[i].dataOffset};
+    c.patches = patches;
+    c.num_patches = (uint32_t)placeHolderNum;
+    rc = launch(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, hostArgs, argsSize, true, fn);
+    if (patches != local)
+        free(patches);
     oacl_obj_put(&f->obj);
     return rc;
 }
@@ -214,6 +305,6 @@ OACL_KAPI int oacl_launch(const struct oacl_kernel_desc *k, uint32_t num_blocks,
     if (args_size < need)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "kernel '%s' needs %zu bytes of arguments; got %zu", k->name,
                          need, args_size);
-    struct launch_cfg c = {0, 0};
+    struct launch_cfg c = {.block_offset = 0};
     return launch(NULL, &info, NULL, num_blocks, stream, &c, args, args_size, true, fn);
 }

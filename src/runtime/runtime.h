@@ -187,10 +187,17 @@ struct oacl_args {
     struct oacl_obj obj;                /* not refcounted: per-thread, reused */
     struct oacl_function *func;         /* +1 reference while initialised */
     uint32_t num_params;
-    uint32_t size;                      /* bytes used in buf */
+    uint32_t size;                      /* bytes used in buf: parameters, then placeholder data */
     bool finalized;
+    bool updating;                      /* ParaUpdate since the last Finalize */
+    bool data_started;                  /* a placeholder buffer was reserved: no more parameters */
+    uint32_t num_placeholders;
+    uint32_t num_patches;               /* placeholders with a data area */
     uint32_t offsets[OACL_ARGS_MAX_PARAMS];
     uint32_t sizes[OACL_ARGS_MAX_PARAMS];
+    bool is_placeholder[OACL_ARGS_MAX_PARAMS];
+    bool has_data[OACL_ARGS_MAX_PARAMS];
+    struct oacl_arg_patch patches[OACL_ARGS_MAX_PARAMS];
     struct oacl_param params[OACL_ARGS_MAX_PARAMS];
     _Alignas(64) unsigned char buf[OACL_ARGS_BUFFER_SIZE];
 };

@@ -81,3 +81,28 @@ __global__ __aicore__ void sleep_store_u64(GM_ADDR word, uint64_t value, uint32_
     }
     __atomic_store_n((__gm__ uint64_t *)word, value, __ATOMIC_RELEASE);
 }
+
+/* Tiling data passed through an argument placeholder. */
+struct fill_tiling {
+    uint32_t value;
+    uint32_t count;
+};
+
+/* Each block fills its own tiling->count elements with value + block index. */
+__global__ __aicore__ void fill_tiled(GM_ADDR out, GM_ADDR tiling)
+{
+    const __gm__ struct fill_tiling *t = (const __gm__ struct fill_tiling *)tiling;
+    uint32_t idx = (uint32_t)oacl_get_block_idx();
+    __gm__ uint32_t *o = (__gm__ uint32_t *)out + (size_t)idx * t->count;
+    for (uint32_t i = 0; i < t->count; i++)
+        o[i] = t->value + idx;
+}
+
+/* out[i] = a[i] * 1000 + b[i] + add for i < 4 (block 0). */
+__global__ __aicore__ void mix_two(GM_ADDR out, GM_ADDR a, uint32_t add, GM_ADDR b)
+{
+    if (oacl_get_block_idx() != 0)
+        return;
+    for (int i = 0; i < 4; i++)
+        ((__gm__ uint32_t *)out)[i] = ((const __gm__ uint32_t *)a)[i] * 1000 + ((const __gm__ uint32_t *)b)[i] + add;
+}

@@ -258,6 +258,10 @@ static int cpu_queue_launch(struct oacl_queue *q, const struct oacl_launch *l, c
     if (l->copy_args) {
         if (l->args_size)
             memcpy(area, l->args, l->args_size);
+        for (uint32_t i = 0; i < l->num_patches; i++) {
+            uint64_t addr = (uint64_t)(uintptr_t)(area + l->patches[i].data_offset);
+            memcpy(area + l->patches[i].addr_offset, &addr, sizeof(addr));
+        }
         t->args = area; /* never NULL, even for a kernel without parameters */
     } else {
         t->args = l->args;
