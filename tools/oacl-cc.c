@@ -1858,9 +1858,9 @@ static bool oacl_rewrite_all(void)
         if (!ok) {
             unsigned shown = r.ndiags < 8 ? r.ndiags : 8;
             for (unsigned d = 0; d < shown; d++)
-                fprintf(stderr, "%s:%u: error: %s\n", s->arg, r.diags[d].line, r.diags[d].msg);
+                fprintf(stderr, "oacl-cc: error: %s:%u: %s\n", s->arg, r.diags[d].line, r.diags[d].msg);
             if (r.ndiags > shown)
-                fprintf(stderr, "%s: %u more errors\n", s->arg, r.ndiags - shown);
+                fprintf(stderr, "oacl-cc: error: %s: %u more errors\n", s->arg, r.ndiags - shown);
             g_errors++;
             continue;
         }
