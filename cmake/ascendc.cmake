@@ -34,7 +34,7 @@
 # builds, writes and checks nothing else.
 include_guard(DIRECTORY)
 cmake_policy(PUSH)
-cmake_policy(VERSION 3.16)
+cmake_policy(VERSION 3.16...3.28)
 
 include(GNUInstallDirs)
 
@@ -95,14 +95,24 @@ function(ascendc_fatbin_library name)
   set(incs "$<TARGET_PROPERTY:${name},INCLUDE_DIRECTORIES>")
   set(defs "$<TARGET_PROPERTY:${name},COMPILE_DEFINITIONS>")
   set(opts "$<TARGET_PROPERTY:${name},OACL_KERNEL_OPTIONS>")
+  # oacl-cc lists the headers the kernels include: editing one rebuilds the
+  # binary (DEPFILE needs CMake 3.20 with Makefile generators).
+  set(depfile_cmd "")
+  set(depfile_opt "")
+  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.20 OR CMAKE_GENERATOR MATCHES "Ninja")
+    set(depfile "${CMAKE_CURRENT_BINARY_DIR}/ascendc_gen/${name}.d")
+    set(depfile_cmd "--depfile=${depfile}")
+    set(depfile_opt DEPFILE "${depfile}")
+  endif()
   add_custom_command(
     OUTPUT "${out}"
-    COMMAND "${cc}" "${soc}" -O2
+    COMMAND "${cc}" "${soc}" -O2 ${depfile_cmd}
       "$<$<BOOL:${incs}>:-I$<JOIN:${incs},;-I>>"
       "$<$<BOOL:${defs}>:-D$<JOIN:${defs},;-D>>"
       "${opts}"
       -o "${out}" ${srcs}
     DEPENDS ${srcs} "${cc}"
+    ${depfile_opt}
     COMMENT "Building AscendC kernel binary ${name}"
     COMMAND_EXPAND_LISTS
     VERBATIM)

@@ -351,6 +351,7 @@ enum oacl_emit { OACL_EMIT_BINARY, OACL_EMIT_OBJECT, OACL_EMIT_SOURCE };
 
 static struct {
     const char *out;
+    const char *depfile;        /* --depfile: Makefile-style dependencies of out */
     enum oacl_emit emit;
     const char *soc;            /* --soc value; NULL if not given */
     struct oacl_argv cpp;       /* -I/-D/-U in command-line order */
@@ -379,6 +380,8 @@ static void oacl_usage(FILE *f)
         "  --emit=object, -c  one relocatable object with the kernels and their host\n"
         "                     launch wrappers, to link into a program (with -lacl_rt)\n"
         "  --emit=source      the rewritten source (one SRC), for the host compiler\n"
+        "  --depfile=FILE     also write OUT's dependencies (sources and every header\n"
+        "                     they include) as a Makefile rule, as -MD -MF do\n"
         "  --soc=NAME         SoC to compile for (else $SOC_VERSION, else %s);\n"
         "                     an empty or unknown name falls back to the default\n"
         "  -I DIR, -D N[=V], -U N   preprocessor options\n"
@@ -480,6 +483,8 @@ static void oacl_parse_args(int argc, char **argv)
                 g_opt.emit = OACL_EMIT_SOURCE;
             else
                 oacl_fatal("unknown --emit kind '%s' (binary, object or source)", v);
+        } else if ((v = oacl_optval(argc, argv, &i, "--depfile"))) {
+            g_opt.depfile = v;
         } else if ((v = oacl_optval(argc, argv, &i, "--soc"))) {
             g_opt.soc = v;
         } else if ((v = oacl_optval(argc, argv, &i, "--include-dir"))) {
@@ -707,7 +712,7 @@ static void oacl_tmp_path(char *dst, size_t cap, long idx, const char *suffix)
     memcpy(dst + d + 1 + n, suffix, s + 1);
 }
 
-static const char *const g_tmp_suffixes[] = {".i", ".c", ".cpp", ".o", ".rw.c", ".rw.cpp"};
+static const char *const g_tmp_suffixes[] = {".i", ".c", ".cpp", ".o", ".rw.c", ".rw.cpp", ".d"};
 
 /* Async-signal-safe: only unlink/rmdir on names computed in place. */
 static void oacl_remove_temps(void)
@@ -1961,13 +1966,22 @@ static bool oacl_scan_all(void)
     return g_errors == 0;
 }
 
+/* Compiles `in`; with --depfile, source compiles (idx >= 0) also write the
+ * compiler's dependency list to <tmp>/<idx>.d. */
 static bool oacl_compile(const char *compiler, enum oacl_lang lang, const char *dir, const char *in,
-                         const char *obj, const char *what)
+                         const char *obj, const char *what, long idx)
 {
     struct oacl_argv cmd = {0};
     oacl_argv_push(&cmd, compiler);
     oacl_argv_push(&cmd, "-c");
     oacl_common_flags(&cmd, lang, dir);
+    if (g_opt.depfile && idx >= 0) {
+        char *d = oacl_tmp(idx, ".d");
+        oacl_argv_push(&cmd, "-MD");
+        oacl_argv_push(&cmd, "-MF");
+        oacl_argv_push(&cmd, d);
+        oacl_xfree(d);
+    }
     oacl_argv_push(&cmd, "-x");
     oacl_argv_push(&cmd, lang == OACL_LANG_CXX ? "c++" : "c");
     oacl_argv_push(&cmd, in);
@@ -1978,6 +1992,117 @@ static bool oacl_compile(const char *compiler, enum oacl_lang lang, const char *
     if (!ok)
         oacl_error("compiling %s failed", what);
     return ok;
+}
+
+/* ---- dependency files ---- */
+
+struct oacl_deps {
+    char **v;
+    size_t n, cap;
+};
+
+static void oacl_deps_add(struct oacl_deps *d, const char *path, size_t len)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (strlen(d->v[i]) == len && memcmp(d->v[i], path, len) == 0)
+            return;
+    if (d->n == d->cap) {
+        d->cap = d->cap ? d->cap * 2 : 64;
+        d->v = oacl_xrealloc(d->v, d->cap * sizeof(*d->v));
+    }
+    d->v[d->n++] = oacl_strndup(path, len);
+}
+
+/* The prerequisites of a compiler-written .d file (GCC's escaping: "\ "
+ * for a space, "\#", "$$", backslash-newline between names). */
+static void oacl_deps_read(struct oacl_deps *d, const char *path)
+{
+    size_t len;
+    char *text = oacl_read_file(path, &len);
+    const char *p = text, *end = text + len;
+    while (p < end && !(*p == ':' && (p + 1 == end || p[1] == ' ' || p[1] == '\t' || p[1] == '\n' || p[1] == '\\')))
+        p += (*p == '\\' && p + 1 < end) ? 2 : 1;
+    if (p < end)
+        p++;
+    struct oacl_buf name = {0};
+    for (;;) {
+        bool sep = p >= end || *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
+                   (*p == '\\' && p + 1 < end && (p[1] == '\n' || p[1] == '\r'));
+        if (sep) {
+            if (name.len) {
+                oacl_deps_add(d, name.s, name.len);
+                name.len = 0;
+            }
+            if (p >= end)
+                break;
+            p += *p == '\\' ? 2 : 1;
+            continue;
+        }
+        if (*p == '\\' && p + 1 < end && (p[1] == ' ' || p[1] == '#' || p[1] == '\\')) {
+            oacl_buf_putn(&name, p + 1, 1);
+            p += 2;
+        } else if (*p == '$' && p + 1 < end && p[1] == '$') {
+            oacl_buf_putn(&name, "$", 1);
+            p += 2;
+        } else {
+            oacl_buf_putn(&name, p, 1);
+            p++;
+        }
+    }
+    oacl_xfree(name.s);
+    oacl_xfree(text);
+}
+
+static void oacl_put_dep(struct oacl_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == ' ' || *s == '#' || *s == '\\')
+            oacl_buf_putn(b, "\\", 1);
+        else if (*s == '$')
+            oacl_buf_putn(b, "$", 1);
+        oacl_buf_putn(b, s, 1);
+    }
+}
+
+/* --depfile: OUT depends on every source and on what the compiles read,
+ * except oacl-cc's own temporary files. Written like the output, under a
+ * temporary name first. */
+static void oacl_write_depfile(void)
+{
+    struct oacl_deps d = {0};
+    for (size_t i = 0; i < g_opt.nsrcs; i++)
+        oacl_deps_add(&d, g_opt.srcs[i].abs, strlen(g_opt.srcs[i].abs));
+    for (size_t i = 0; i < g_opt.nsrcs; i++) {
+        char *path = oacl_tmp((long)i, ".d");
+        if (access(path, R_OK) == 0)
+            oacl_deps_read(&d, path);
+        oacl_xfree(path);
+    }
+    struct oacl_buf b = {0};
+    oacl_put_dep(&b, g_opt.out);
+    oacl_buf_puts(&b, ":");
+    size_t tl = strlen(g_tmpdir);
+    for (size_t i = 0; i < d.n; i++) {
+        if (strncmp(d.v[i], g_tmpdir, tl) == 0 && d.v[i][tl] == '/')
+            continue;
+        oacl_buf_puts(&b, " \\\n ");
+        oacl_put_dep(&b, d.v[i]);
+    }
+    oacl_buf_puts(&b, "\n");
+    char *dir = oacl_dirname(g_opt.depfile);
+    oacl_mkdir_p(dir);
+    oacl_xfree(dir);
+    char *tmp = oacl_fmt("%s.tmp.%ld", g_opt.depfile, (long)getpid());
+    oacl_write_file(tmp, b.s);
+    if (rename(tmp, g_opt.depfile) != 0) {
+        unlink(tmp);
+        oacl_fatal("cannot write the dependency file '%s': %s", g_opt.depfile, strerror(errno));
+    }
+    oacl_xfree(tmp);
+    oacl_xfree(b.s);
+    for (size_t i = 0; i < d.n; i++)
+        oacl_xfree(d.v[i]);
+    oacl_xfree(d.v);
 }
 
 /* Sanitized kernels get their runtime from the host executable (clang
@@ -2004,7 +2129,7 @@ static bool oacl_build(void)
         char *wrap = oacl_tmp((long)i, cxx ? ".cpp" : ".c"), *obj = oacl_tmp((long)i, ".o");
         char *what = oacl_fmt("'%s'", s->arg);
         oacl_gen_wrapper(i, wrap);
-        ok = oacl_compile(oacl_compiler(s->lang), s->lang, s->dir, wrap, obj, what);
+        ok = oacl_compile(oacl_compiler(s->lang), s->lang, s->dir, wrap, obj, what, (long)i);
         oacl_argv_push(&objs, obj);
         oacl_xfree(wrap);
         oacl_xfree(obj);
@@ -2013,7 +2138,7 @@ static bool oacl_build(void)
     if (ok) {
         char *table = oacl_tmp(-1, ".c"), *obj = oacl_tmp(-1, ".o");
         oacl_gen_table(table);
-        ok = oacl_compile(g_opt.cc, OACL_LANG_C, NULL, table, obj, "the kernel table");
+        ok = oacl_compile(g_opt.cc, OACL_LANG_C, NULL, table, obj, "the kernel table", -1);
         oacl_argv_push(&objs, obj);
         oacl_xfree(table);
         oacl_xfree(obj);
@@ -2061,7 +2186,7 @@ static bool oacl_build_object(void)
         const struct oacl_source *s = &g_opt.srcs[i];
         char *obj = g_opt.nsrcs == 1 ? oacl_strdup(out) : oacl_tmp((long)i, ".o");
         char *what = oacl_fmt("'%s'", s->arg);
-        ok = oacl_compile(oacl_compiler(s->lang), s->lang, s->dir, s->path, obj, what);
+        ok = oacl_compile(oacl_compiler(s->lang), s->lang, s->dir, s->path, obj, what, (long)i);
         oacl_argv_push(&objs, obj);
         oacl_xfree(obj);
         oacl_xfree(what);
@@ -2105,15 +2230,20 @@ int main(int argc, char **argv)
                 g_opt.soc_profile->npu_arch, g_opt.cc, g_opt.cxx);
     if (!oacl_rewrite_all())
         return 1;
+    bool ok;
     switch (g_opt.emit) {
     case OACL_EMIT_SOURCE:
-        return 0;
+        ok = true;
+        break;
     case OACL_EMIT_OBJECT:
-        return oacl_build_object() ? 0 : 1;
+        ok = oacl_build_object();
+        break;
     case OACL_EMIT_BINARY:
+    default:
+        ok = oacl_scan_all() && oacl_build();
         break;
     }
-    if (!oacl_scan_all() || !oacl_build())
-        return 1;
-    return 0;
+    if (ok && g_opt.depfile)
+        oacl_write_depfile();
+    return ok ? 0 : 1;
 }

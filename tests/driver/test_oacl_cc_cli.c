@@ -349,6 +349,23 @@ static void test_emit_modes(void **state)
     assert_int_equal(out, 42);
     kbin_close(&k);
 
+    /* --depfile: the source, the header next to it and oacl's headers, as
+     * a Makefile rule for the output; none of oacl-cc's temporary files. */
+    assert_int_equal(run_cc("--depfile=" SCRATCH "/deps/lp.d", "-o", SCRATCH "/lp.o", CLI "launch_probe.cpp"), 0);
+    FILE *df = fopen(SCRATCH "/deps/lp.d", "r");
+    assert_non_null(df);
+    static char deps[65536];
+    size_t dn = fread(deps, 1, sizeof(deps) - 1, df);
+    deps[dn] = '\0';
+    fclose(df);
+    assert_true(strncmp(deps, SCRATCH "/lp.o:", strlen(SCRATCH "/lp.o:")) == 0);
+    assert_non_null(strstr(deps, "/cli/launch_probe.cpp \\\n"));
+    assert_non_null(strstr(deps, "/cli/launch_probe_config.h"));
+    assert_non_null(strstr(deps, "/oacl/kernel_entry.hpp"));
+    assert_null(strstr(deps, "oacl-cc."));
+    assert_null(strstr(deps, ".rw.cpp"));
+    assert_int_equal(count_entries(SCRATCH "/deps", "lp.d.tmp"), 0);
+
     /* -c / --emit=object: a relocatable object, no kernel table needed. */
     assert_int_equal(run_cc("-c", "-o", SCRATCH "/lp_obj.o", CLI "launch_probe.cpp"), 0);
     assert_true(exists(SCRATCH "/lp_obj.o"));

@@ -56,7 +56,9 @@ TXT
   if grep -q "Building\|Rewriting\|Linking" rebuild.log; then cat rebuild.log; fail "$name: an up-to-date build rebuilt"; fi
   sed -i 's/4242/4243/' kernel_src/probe_config.h
   quiet cmake --build build
-  env "$@" ./build/main | grep -q "^library: .*config=4243" || fail "$name: the library did not pick up the changed header"
+  env "$@" ./build/main >rebuilt.txt 2>&1 || { cat rebuilt.txt; fail "$name: main after the header change"; }
+  grep -q "^library: .*config=4243" rebuilt.txt || fail "$name: the library did not pick up the changed header"
+  grep -q "^fatbin_probe: .*config=4243" rebuilt.txt || fail "$name: the kernel binary did not pick up the changed header"
   cd "$WORK"
 }
 
