@@ -4,6 +4,7 @@
 # P/<arch>-linux/tikcpp/ascendc_kernel_cmake/ascendc.cmake.
 #
 #   set(SOC_VERSION $ENV{SOC_VERSION})               # empty or unknown: the default SoC
+#                                                    # (undefined: $ENV{SOC_VERSION})
 #   set(RUN_MODE "npu" CACHE STRING "cpu/sim/npu")  # npu, sim and cpu all build for oacl's device
 #   include(${ASCENDC_CMAKE_DIR}/ascendc.cmake)
 #
@@ -63,11 +64,17 @@ endforeach()
 unset(_oacl_var)
 unset(_oacl_at)
 
-# --soc for oacl-cc. An empty SOC_VERSION is passed as such: oacl-cc then
-# uses its default SoC (never the build environment's SOC_VERSION), and an
-# unknown name falls back to the default with a note.
+# --soc for oacl-cc: the SOC_VERSION variable (projects set it from the
+# environment or the command line); if the project never defines it, the
+# SOC_VERSION environment variable seen when configuring. An empty value
+# is passed as such, so oacl-cc uses its default SoC (never the build
+# environment's), and an unknown name falls back to the default with a note.
 function(_oacl_soc_args out)
-  set(${out} "--soc=${SOC_VERSION}" PARENT_SCOPE)
+  if(DEFINED SOC_VERSION)
+    set(${out} "--soc=${SOC_VERSION}" PARENT_SCOPE)
+  else()
+    set(${out} "--soc=$ENV{SOC_VERSION}" PARENT_SCOPE)
+  endif()
 endfunction()
 
 function(_oacl_install out_prefix out_cc)
