@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ascendc.cmake's rules (spec §4), on tests/toolchain/rules_project built
 # three times from a CANN user's shell: RUN_MODE cpu/sim/npu, SOC_VERSION
-# empty / unknown / Ascend950PR_9599, always a Debug build.
+# empty / unknown / Ascend950PR_9599 (from the environment, the project not
+# defining it), always a Debug build.
 #   test_ascendc_rules.sh <build dir> <source dir> <sanitizers>
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -18,7 +19,12 @@ check_config() {
   local proj=$WORK/$name
   cp -r "$src_dir/tests/toolchain/rules_project" "$proj"
   cd "$proj"
-  quiet cmake -B build -DASCEND_CANN_PACKAGE_PATH="$ASCEND_HOME_PATH" -DRUN_MODE="$mode" -DSOC_VERSION="$soc"
+  if [[ $soc == env:* ]]; then # SOC_VERSION left undefined in CMake, taken from the environment
+    SOC_VERSION=${soc#env:} quiet cmake -B build -DASCEND_CANN_PACKAGE_PATH="$ASCEND_HOME_PATH" \
+      -DRUN_MODE="$mode" -DRULES_SOC_FROM_ENV=ON
+  else
+    quiet cmake -B build -DASCEND_CANN_PACKAGE_PATH="$ASCEND_HOME_PATH" -DRUN_MODE="$mode" -DSOC_VERSION="$soc"
+  fi
   quiet cmake --build build -j 2
   # The kernel binaries exist after the build, before any install.
   for f in fatbin_probe fatbin_other; do
@@ -64,5 +70,5 @@ TXT
 
 check_config cpu_default cpu "" 2201
 check_config sim_unknown sim NoSuchSoc 2201
-check_config npu_950 npu Ascend950PR_9599 3510 OACL_SOC=Ascend950PR_9599
+check_config npu_950 npu env:Ascend950PR_9599 3510 OACL_SOC=Ascend950PR_9599
 echo "ascendc.cmake rules: all configurations passed"
