@@ -57,7 +57,12 @@ static int set_span(struct oacl_pagemap *pm, uintptr_t *entry, unsigned shift, u
     uint64_t first = (lo > base ? lo - base : 0) >> sub;
     uint64_t last = ((hi < end ? hi : end) - base - 1) >> sub;
     for (uint64_t i = first; i <= last; i++) {
-        int rc = set_span(pm, &n[i], sub, base + (i << sub), lo, hi, v);
+        uint64_t b = base + (i << sub);
+        if (lo <= b && hi >= b + (1ull << sub) && !is_node(n[i])) {
+            n[i] = v; /* the common case, without a call per entry */
+            continue;
+        }
+        int rc = set_span(pm, &n[i], sub, b, lo, hi, v);
         if (rc)
             return rc;
     }

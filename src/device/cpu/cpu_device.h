@@ -27,6 +27,17 @@ struct oacl_task;
 typedef void (*oacl_task_unit_fn)(struct oacl_task *t, uint32_t unit);
 
 /*
+ * Kinds of task. UNITS tasks (kernels, copies) are split into units that
+ * worker threads and synchronising threads claim. The others run when they
+ * reach the head of their queue: an INLINE task's run(t, 0) is called at
+ * once by whichever thread advanced the queue (an event record); an
+ * EXTERNAL task's start(t) hands it to someone who later calls
+ * oacl_exec_task_done(t) (an event wait, a host function) — start returns
+ * true when it finished on the spot.
+ */
+enum oacl_task_kind { OACL_TASK_UNITS = 0, OACL_TASK_INLINE = 1, OACL_TASK_EXTERNAL = 2 };
+
+/*
  * A task is split into `units` that any executing thread may claim with an
  * atomic increment; the thread that finishes the last unit completes the
  * task. References: one held by the queue until completion, one by every
@@ -44,6 +55,14 @@ struct oacl_task {
     uint64_t start_ns;               /* atomic: when the first unit started */
     oacl_task_unit_fn run;
     void (*release)(struct oacl_task *t);
+    uint8_t kind;                    /* enum oacl_task_kind */
+    bool started;                    /* INLINE/EXTERNAL: taken to run (executor lock) */
+    bool (*start)(struct oacl_task *t);
+    /* EXTERNAL, optional: called when the task is discarded after it was
+       started (forced stream destroy); must lead to oacl_exec_task_done
+       soon. Tasks dropped before starting are only released. */
+    void (*cancel)(struct oacl_task *t);
+    void *data;                      /* payload of non-kernel tasks */
     char fail_msg[384];              /* written by the thread that set failed */
 
     /* kernel launch payload */
@@ -86,6 +105,8 @@ uint32_t oacl_exec_worker_count(void);
 void oacl_exec_queue_init(struct oacl_queue *q, struct oacl_bdev *dev);
 /* Queues t on q (takes over the caller's reference). */
 void oacl_exec_submit(struct oacl_queue *q, struct oacl_task *t);
+/* Completes a started EXTERNAL task (from any thread). */
+void oacl_exec_task_done(struct oacl_task *t);
 /* seq of the newest task queued on q. */
 uint64_t oacl_exec_submitted(struct oacl_queue *q);
 /* Waits (helping with q's work) until every task up to target has left q.

@@ -132,7 +132,35 @@ static inline void wake_workers(void)
 
 /* ---- running units ---------------------------------------------------- */
 
-static void complete_task(struct oacl_task *t)
+/*
+ * After q's head changed (lock held): a UNITS head with unclaimed units
+ * goes (back) on the ready list; an INLINE or EXTERNAL head that has not
+ * run yet is marked started and returned, for the caller to drive once the
+ * lock is released.
+ */
+static struct oacl_task *head_changed_locked(struct oacl_queue *q, bool *publish)
+{
+    struct oacl_task *h = q->head;
+    ready_remove(q);
+    if (!h)
+        return NULL;
+    if (h->kind == OACL_TASK_UNITS) {
+        if (has_unclaimed(h)) {
+            /* At the tail of the ready list: streams take turns. */
+            ready_push(q);
+            publish_work_locked();
+            *publish = true;
+        }
+        return NULL;
+    }
+    if (h->started)
+        return NULL;
+    h->started = true;
+    return h;
+}
+
+/* Takes a finished task off its queue; returns the next task to drive. */
+static struct oacl_task *finish_task(struct oacl_task *t)
 {
     struct oacl_queue *q = t->queue;
     int failed = __atomic_load_n(&t->failed, __ATOMIC_ACQUIRE);
@@ -151,7 +179,7 @@ static void complete_task(struct oacl_task *t)
     if (failed)
         OACL_ERROR("device %u: %s", q->dev->index, t->fail_msg);
 
-    bool more;
+    bool publish = false;
     pthread_mutex_lock(&g_exec.lock);
     q->head = t->next;
     if (!q->head)
@@ -161,24 +189,32 @@ static void complete_task(struct oacl_task *t)
         snprintf(q->fault_msg, sizeof(q->fault_msg), "%s", t->fail_msg);
     }
     __atomic_store_n(&q->completed, q->head ? q->head->seq - 1 : q->submitted, __ATOMIC_RELEASE);
-    more = q->head != NULL && has_unclaimed(q->head);
-    if (more) {
-        /* Re-queue at the tail: streams take turns. */
-        ready_remove(q);
-        ready_push(q);
-        publish_work_locked();
-    } else {
-        ready_remove(q);
-    }
+    struct oacl_task *next = head_changed_locked(q, &publish);
     __atomic_add_fetch(&q->done_word, 1, __ATOMIC_SEQ_CST);
     pthread_mutex_unlock(&g_exec.lock);
 
     if (__atomic_load_n(&q->waiters, __ATOMIC_SEQ_CST) > 0)
         oacl_futex_wake(&q->done_word, INT_MAX);
-    if (more)
+    if (publish)
         wake_workers();
     oacl_task_put(t); /* the queue's reference */
+    return next;
 }
+
+/* Runs started INLINE/EXTERNAL heads for as long as they finish at once. A
+ * loop, not recursion: a queue may hold long runs of such tasks. */
+static void drive(struct oacl_task *t)
+{
+    while (t) {
+        if (t->kind == OACL_TASK_INLINE)
+            t->run(t, 0);
+        else if (!t->start(t))
+            return; /* someone calls oacl_exec_task_done later */
+        t = finish_task(t);
+    }
+}
+
+void oacl_exec_task_done(struct oacl_task *t) { drive(finish_task(t)); }
 
 /* Claims and runs units of t until none are left. */
 static void run_units(struct oacl_task *t)
@@ -191,7 +227,7 @@ static void run_units(struct oacl_task *t)
             __atomic_store_n(&t->start_ns, oacl_now_ns(), __ATOMIC_RELAXED);
         t->run(t, u);
         if (__atomic_add_fetch(&t->units_done, 1, __ATOMIC_ACQ_REL) == t->units)
-            complete_task(t);
+            drive(finish_task(t));
     }
 }
 
@@ -336,6 +372,12 @@ void oacl_exec_submit(struct oacl_queue *q, struct oacl_task *t)
 {
     t->queue = q;
     t->next = NULL;
+    if (t->kind != OACL_TASK_UNITS) {
+        t->units = 1;
+        t->next_unit = 1; /* nothing for workers to claim */
+    }
+    bool publish = false;
+    struct oacl_task *start = NULL;
     pthread_mutex_lock(&g_exec.lock);
     t->seq = ++q->submitted;
     if (q->tail)
@@ -343,14 +385,12 @@ void oacl_exec_submit(struct oacl_queue *q, struct oacl_task *t)
     else
         q->head = t;
     q->tail = t;
-    bool publish = q->head == t;
-    if (publish) {
-        ready_push(q);
-        publish_work_locked();
-    }
+    if (q->head == t)
+        start = head_changed_locked(q, &publish);
     pthread_mutex_unlock(&g_exec.lock);
     if (publish)
         wake_workers();
+    drive(start);
 }
 
 uint64_t oacl_exec_submitted(struct oacl_queue *q)
@@ -422,17 +462,25 @@ int oacl_exec_wait(struct oacl_queue *q, uint64_t target, int64_t timeout_ns)
 
 void oacl_exec_discard_pending(struct oacl_queue *q)
 {
-    struct oacl_task *dropped = NULL;
+    struct oacl_task *dropped = NULL, *cancel = NULL;
     pthread_mutex_lock(&g_exec.lock);
     struct oacl_task **link = &q->head;
     struct oacl_task *keep_tail = NULL;
     while (*link) {
         struct oacl_task *t = *link;
-        uint32_t unclaimed = 0;
-        /* Claiming every unit at once makes sure no thread that adopted the
-           task earlier can still start one of its blocks. */
-        if (__atomic_compare_exchange_n(&t->next_unit, &unclaimed, t->units, false, __ATOMIC_ACQ_REL,
-                                        __ATOMIC_RELAXED)) {
+        bool drop;
+        if (t->kind == OACL_TASK_UNITS) {
+            uint32_t unclaimed = 0;
+            /* Claiming every unit at once makes sure no thread that adopted
+               the task earlier can still start one of its blocks. */
+            drop = __atomic_compare_exchange_n(&t->next_unit, &unclaimed, t->units, false, __ATOMIC_ACQ_REL,
+                                               __ATOMIC_RELAXED);
+        } else {
+            drop = !t->started;
+            if (t->started && t->kind == OACL_TASK_EXTERNAL && t->cancel)
+                cancel = t; /* only the head can be started */
+        }
+        if (drop) {
             *link = t->next;
             t->next = dropped;
             dropped = t;
@@ -442,18 +490,25 @@ void oacl_exec_discard_pending(struct oacl_queue *q)
         }
     }
     q->tail = keep_tail;
-    if (!q->head)
-        ready_remove(q);
+    bool publish = false;
+    struct oacl_task *start = head_changed_locked(q, &publish);
     __atomic_store_n(&q->completed, q->head ? q->head->seq - 1 : q->submitted, __ATOMIC_RELEASE);
     __atomic_add_fetch(&q->done_word, 1, __ATOMIC_SEQ_CST);
+    if (cancel)
+        __atomic_add_fetch(&cancel->refs, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&g_exec.lock);
     if (__atomic_load_n(&q->waiters, __ATOMIC_SEQ_CST) > 0)
         oacl_futex_wake(&q->done_word, INT_MAX);
     while (dropped) {
         struct oacl_task *t = dropped;
         dropped = t->next;
-        oacl_task_put(t);
+        oacl_task_put(t); /* never started: its release hook frees it */
     }
+    if (cancel) {
+        cancel->cancel(cancel);
+        oacl_task_put(cancel);
+    }
+    drive(start);
 }
 
 int oacl_exec_take_fault(struct oacl_queue *q, char *msg, size_t len)
