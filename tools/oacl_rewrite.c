@@ -20,6 +20,7 @@ struct rw {
     size_t len, cap;
     bool oom;
     size_t copied; /* s[0..copied) is already in out */
+    size_t start;  /* first byte of the text proper (after a byte-order mark) */
     struct oacl_rw_result *res;
 };
 
@@ -188,7 +189,7 @@ static size_t skip_ws_fwd(const struct rw *w, size_t i)
 /* Whitespace (and backslash-newlines) backwards from the exclusive end p. */
 static size_t skip_ws_back(const struct rw *w, size_t p)
 {
-    while (p > 0 && (is_space(w->s[p - 1]) || (w->s[p - 1] == '\\' && p < w->n && w->s[p] == '\n')))
+    while (p > w->start && (is_space(w->s[p - 1]) || (w->s[p - 1] == '\\' && p < w->n && w->s[p] == '\n')))
         p--;
     return p;
 }
@@ -202,7 +203,7 @@ static size_t callee_start(const struct rw *w, size_t p, size_t *last_ident, siz
 {
     bool first = true;
     for (;;) {
-        if (p > 0 && w->s[p - 1] == '>') {
+        if (p > w->start && w->s[p - 1] == '>') {
             size_t q = p - 1;
             int depth = 0;
             for (;;) {
@@ -213,14 +214,14 @@ static size_t callee_start(const struct rw *w, size_t p, size_t *last_ident, siz
                     break;
                 else if (c == ';' || c == '{' || c == '}')
                     return SIZE_MAX;
-                if (q == 0)
+                if (q == w->start)
                     return SIZE_MAX;
                 q--;
             }
             p = skip_ws_back(w, q);
         }
         size_t e = p;
-        while (p > 0 && ident_char(w->s[p - 1]))
+        while (p > w->start && ident_char(w->s[p - 1]))
             p--;
         if (p == e || is_digit(w->s[p]))
             return SIZE_MAX;
@@ -232,7 +233,7 @@ static size_t callee_start(const struct rw *w, size_t p, size_t *last_ident, siz
         size_t q = skip_ws_back(w, p);
         if (q >= 2 && w->s[q - 1] == ':' && w->s[q - 2] == ':') {
             size_t r = skip_ws_back(w, q - 2);
-            if (r > 0 && (ident_char(w->s[r - 1]) || w->s[r - 1] == '>')) {
+            if (r > w->start && (ident_char(w->s[r - 1]) || w->s[r - 1] == '>')) {
                 p = r;
                 continue;
             }
@@ -268,7 +269,7 @@ static size_t cfg_step(const struct rw *w, size_t i)
 static size_t do_launch(struct rw *w, size_t lt)
 {
     size_t end = skip_ws_back(w, lt), last = 0, last_len = 0;
-    size_t cs = end > 0 ? callee_start(w, end, &last, &last_len) : SIZE_MAX;
+    size_t cs = end > w->start ? callee_start(w, end, &last, &last_len) : SIZE_MAX;
     if (cs != SIZE_MAX && last_len == 8 && memcmp(w->s + last, "operator", 8) == 0)
         return lt + 3; /* operator<< <T>: not a launch */
     if (cs == SIZE_MAX) {
@@ -277,7 +278,8 @@ static size_t do_launch(struct rw *w, size_t lt)
         return lt + 3;
     }
     size_t before = skip_ws_back(w, cs);
-    if (before > 0 && (w->s[before - 1] == '.' || (before > 1 && w->s[before - 1] == '>' && w->s[before - 2] == '-'))) {
+    if (before > w->start &&
+        (w->s[before - 1] == '.' || (before > w->start + 1 && w->s[before - 1] == '>' && w->s[before - 2] == '-'))) {
         diag(w, lt, "the kernel of a '<<<' launch must be a free function, not a member");
         return lt + 3;
     }
@@ -425,6 +427,10 @@ bool oacl_rewrite(const char *src, size_t len, bool cxx, struct oacl_rw_result *
     struct rw w = {.s = src, .n = len, .cxx = cxx, .res = res};
     bool bol = true;
     size_t i = 0;
+    /* A UTF-8 byte-order mark is dropped: the rewritten text follows a
+     * prelude, and a BOM in the middle of a file is an error. */
+    if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0)
+        i = w.copied = w.start = 3;
     while (i < w.n) {
         char c = src[i];
         if (c == '\n') {

@@ -67,6 +67,9 @@ static void test_basic_launch(void **state)
     expect_rw("int a = 1 << 2; int b = a >> 1; bool c = a < b;\n",
               "int a = 1 << 2; int b = a >> 1; bool c = a < b;\n", 0, 0);
     expect_rw("", "", 0, 0);
+    /* A byte-order mark is dropped (the rewritten text follows a prelude). */
+    expect_rw("\xEF\xBB\xBFk<<<1, nullptr, s>>>(x);\n", L "k)>(\"k\", 1, nullptr, s)(x);\n", 1, 0);
+    expect_rw("\xEF\xBB\xBFint x;\n", "int x;\n", 0, 0);
 }
 
 static void test_launch_value_used(void **state)
