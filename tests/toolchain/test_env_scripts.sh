@@ -70,7 +70,7 @@ printf '%s\n' '#include "oacl/kernel.h"' '__global__ __aicore__ void k(GM_ADDR x
 quiet "$moved/bin/oacl-cc" -o "$WORK/k.o" "$WORK/k.c"
 # The kernel binary's runtime is the copy's.
 readelf -d "$WORK/k.o" | grep -q "$moved/lib64" || fail "kernel binary built by the moved oacl-cc does not use its lib64"
-for dir in tikcpp "$(uname -m)-linux/tikcpp"; do
+for dir in tikcpp "$(uname -m)-linux/tikcpp" compiler/tikcpp tools/tikcpp; do
   printf 'include("%s/%s/ascendc_kernel_cmake/ascendc.cmake")\nmessage("prefix=${OACL_PREFIX}")\n' \
     "$moved" "$dir" >"$WORK/probe.cmake"
   got=$(cmake -P "$WORK/probe.cmake" 2>&1 | sed -n 's/^prefix=//p')

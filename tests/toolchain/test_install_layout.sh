@@ -16,6 +16,7 @@ for f in set_env.sh bin/setenv.bash bin/oacl-cc bin/get_soc_version \
   include/acl/acl_rt_allocator.h include/acl/acl_op.h include/acl/acl_mdl.h \
   lib64/libacl_rt.so lib64/libascendcl.so \
   tikcpp/ascendc_kernel_cmake/ascendc.cmake "$arch-linux/tikcpp/ascendc_kernel_cmake/ascendc.cmake" \
+  compiler/tikcpp/ascendc_kernel_cmake/ascendc.cmake tools/tikcpp/ascendc_kernel_cmake/ascendc.cmake \
   "$arch-linux/include/acl/acl.h" "$arch-linux/lib64/libacl_rt.so" \
   share/info/runtime/version.info share/cmake/oacl/oaclConfig.cmake share/cmake/oacl/oaclConfigVersion.cmake \
   lib64/pkgconfig/acl_rt.pc lib64/pkgconfig/oacl.pc; do
