@@ -600,7 +600,43 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
 /* Blocks until all work submitted so far to the stream has finished. */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 
+/* Makes the stream's later work wait for the event's current capture. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+
 /* ---- Event management ----------------------------------------------------- */
+
+/* Creates an event with sync (stream wait) and timestamp capability. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
+
+/* Creates an event with the capabilities of flag (ACL_EVENT_SYNC, _TIME_LINE, ...). */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
+
+/* Creates an event not bound to a hardware event; never-recorded waits are no-ops. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag);
+
+/* Destroys an event; work that still uses it completes normally. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+
+/* Enqueues a record: the event captures the work queued before it on the stream. */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+
+/* Enqueues a reset of the event to its not-recorded state. */
+ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
+
+/* Whether the event's captured work has completed. */
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
+
+/* Blocks until the event's captured work has completed. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
+
+/* As aclrtSynchronizeEvent, waiting at most timeout ms (-1: no limit). */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
+
+/* Milliseconds between the records of two completed events. */
+ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
+
+/* Time the event's record ran, in microseconds. */
+ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp);
 
 /* ---- Memory management ---------------------------------------------------- */
 
@@ -675,6 +711,31 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint3
                                                const void *argsData, size_t argsSize, aclrtStream stream);
 
 /* ---- Host callbacks ------------------------------------------------------- */
+
+/* Binds the calling-side thread threadId (pthread_self value) to process the stream's callbacks. */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream);
+
+/* Removes the binding made by aclrtSubscribeReport. */
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
+
+/* Runs at most one pending callback of the calling thread's streams, waiting up to timeout ms. */
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
+
+/* Enqueues fn(userData) to run on the stream's subscribed thread. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
+                                                 aclrtStream stream);
+
+/* Enqueues fn(args) on a host thread; later work of the stream waits for it. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
+
+/* Binds a thread to run the stream's host functions (instead of a runtime thread). */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+
+/* Removes the binding made by aclrtSubscribeHostFunc. */
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+
+/* Runs at most one pending host function of the calling thread's streams. */
+ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
 
 /* ---- Error query ---------------------------------------------------------- */
 

@@ -48,19 +48,7 @@ static inline int64_t oacl_get_block_num(void) { return (int64_t)oacl_block()->b
 
 /* ---- element types ------------------------------------------------------- */
 
-typedef enum oacl_dtype {
-    OACL_DT_F16 = 1,   /* IEEE binary16, stored as uint16_t bit patterns */
-    OACL_DT_F32 = 2,
-    OACL_DT_I32 = 3,
-    OACL_DT_I16 = 4,
-    OACL_DT_U16 = 5,
-    OACL_DT_U32 = 6,
-    OACL_DT_I8 = 7,
-    OACL_DT_U8 = 8,
-    OACL_DT_I64 = 9,
-    OACL_DT_U64 = 10,
-    OACL_DT_BF16 = 11,
-} oacl_dtype_t;
+/* oacl_dtype_t (OACL_DT_*) is declared in oacl/kernel_abi.h. */
 
 static inline uint32_t oacl_dtype_size(oacl_dtype_t t)
 {
@@ -129,6 +117,7 @@ typedef struct oacl_pipe {
     uint32_t buffers;     /* buffers handed out */
     uint32_t live[16];    /* buffers in use, per position */
     bool active;
+    uint32_t gen;         /* bumped by reset/destroy: older buffers are stale */
 } oacl_pipe_t;
 
 /* A queue of `num` equal buffers between a producer and a consumer. */
@@ -144,6 +133,7 @@ typedef struct oacl_que {
     uint32_t fifo_count;
     uint8_t fifo[OACL_QUE_MAX_BUFFERS];
     uint8_t state[OACL_QUE_MAX_BUFFERS];
+    uint32_t gen;         /* the pipe's gen when the buffers were carved */
 } oacl_que_t;
 
 /* A single untyped UB buffer for temporaries (no queue semantics). */
@@ -152,6 +142,7 @@ typedef struct oacl_tbuf {
     uint32_t position;
     uint32_t base;
     uint32_t len;
+    uint32_t gen;
 } oacl_tbuf_t;
 
 /* A typed view of UB memory. */
@@ -187,6 +178,31 @@ static inline void oacl_pipe_init(oacl_pipe_t *p)
     p->ub_size = b->ub_size;
     p->active = true;
     b->pipe_live = 1;
+    b->reserved = 0;
+}
+
+/*
+ * The object that owns the block's live pipe (a C++ TPipe), kept in the
+ * block context's kernel-side bookkeeping words so that no thread-local
+ * storage is needed in kernel binaries: pipe_live holds the low 32 bits
+ * with bit 0 set (objects are aligned, and it stays non-zero), reserved
+ * the high 32 bits. The executor clears pipe_live before every block, so
+ * an owner left behind by a failed block is never returned.
+ */
+static inline void oacl_pipe_set_owner(void *owner)
+{
+    struct oacl_block_ctx *b = oacl_block();
+    uint64_t v = (uint64_t)(uintptr_t)owner;
+    b->pipe_live = (uint32_t)v | 1u;
+    b->reserved = (uint32_t)(v >> 32);
+}
+
+static inline void *oacl_pipe_owner(void)
+{
+    const struct oacl_block_ctx *b = oacl_block();
+    if (!b || !b->pipe_live || (b->pipe_live == 1u && !b->reserved))
+        return NULL;
+    return (void *)(uintptr_t)(((uint64_t)b->reserved << 32) | (b->pipe_live & ~1u));
 }
 
 /* Returns all UB memory: queues must be initialised again before use. */
@@ -194,14 +210,18 @@ static inline void oacl_pipe_reset(oacl_pipe_t *p)
 {
     p->used = 0;
     p->buffers = 0;
+    p->gen++;
     memset(p->live, 0, sizeof(p->live));
 }
 
 static inline void oacl_pipe_destroy(oacl_pipe_t *p)
 {
     if (p->active) {
+        struct oacl_block_ctx *b = oacl_block();
         p->active = false;
-        oacl_block()->pipe_live = 0;
+        p->gen++;
+        b->pipe_live = 0;
+        b->reserved = 0;
     }
 }
 
@@ -246,6 +266,7 @@ static inline bool oacl_pipe_init_buffer(oacl_pipe_t *p, oacl_que_t *q, uint32_t
         OACL_FAIL(OACL_FAULT_QUEUE, "InitBuffer: queue depth %d (must be at least 1)", (int)q->depth);
     q->base = oacl_pipe_carve_(p, q->position, num, len, &q->len);
     q->pipe = p;
+    q->gen = p->gen;
     q->num = num;
     q->next_alloc = 0;
     q->fifo_head = q->fifo_count = 0;
@@ -257,6 +278,7 @@ static inline bool oacl_pipe_init_tbuf(oacl_pipe_t *p, oacl_tbuf_t *b, oacl_posi
 {
     b->base = oacl_pipe_carve_(p, (uint32_t)position, 1, len, &b->len);
     b->pipe = p;
+    b->gen = p->gen;
     b->position = (uint32_t)position;
     return true;
 }
@@ -281,6 +303,9 @@ static inline void oacl_que_check_(const oacl_que_t *q, const char *op)
 {
     if (!q->pipe || !q->num)
         OACL_FAIL(OACL_FAULT_QUEUE, "%s on a queue without buffers (call InitBuffer first)", op);
+    if (q->gen != q->pipe->gen)
+        OACL_FAIL(OACL_FAULT_QUEUE, "%s on a %s queue whose pipe was reset or destroyed since its InitBuffer", op,
+                  oacl_position_name(q->position));
 }
 
 /* Takes the next free buffer (round robin) as a tensor of type dt. */
@@ -382,6 +407,8 @@ static inline oacl_local_t oacl_tbuf_get(oacl_tbuf_t *b, oacl_dtype_t dt)
 {
     if (!b->pipe)
         OACL_FAIL(OACL_FAULT_QUEUE, "TBuf::Get on a buffer without InitBuffer");
+    if (b->gen != b->pipe->gen)
+        OACL_FAIL(OACL_FAULT_QUEUE, "TBuf::Get on a buffer whose pipe was reset or destroyed since its InitBuffer");
     return oacl_local_make_(b->pipe, b->base, b->len, dt, b->position, NULL, -1);
 }
 
@@ -409,6 +436,8 @@ static inline oacl_local_t oacl_local_slice(oacl_local_t t, uint32_t offset)
 /* Raw address of element i after a bounds check (scalar access). */
 static inline void *oacl_local_at(oacl_local_t t, uint32_t i)
 {
+    if (!oacl_position_is_ub(t.position))
+        OACL_FAIL(OACL_FAULT_ARG, "scalar access to a tensor that is not in UB");
     if (i >= t.size)
         OACL_FAIL(OACL_FAULT_UB, "element %u is outside a %u-element tensor", i, t.size);
     return t.addr + (size_t)i * oacl_dtype_size(t.dtype);
@@ -481,38 +510,388 @@ static inline void oacl_overlap_check_(const char *op, oacl_local_t d, oacl_loca
         OACL_FAIL(OACL_FAULT_ARG, "%s: destination partially overlaps a source", op);
 }
 
-/* dst[i] = a[i] + b[i] for i < count (f16, f32, i32, i16). */
-static inline void oacl_add(oacl_local_t dst, oacl_local_t a, oacl_local_t b, int32_t count)
+/* Element types an operation accepts, as a mask of (1 << oacl_dtype_t). */
+#define OACL_DT_BIT(t) (1u << (t))
+#define OACL_DTS_FLOAT (OACL_DT_BIT(OACL_DT_F16) | OACL_DT_BIT(OACL_DT_F32))
+#define OACL_DTS_ARITH (OACL_DTS_FLOAT | OACL_DT_BIT(OACL_DT_I32) | OACL_DT_BIT(OACL_DT_I16))
+#define OACL_DTS_DUP                                                                                                 \
+    (OACL_DTS_ARITH | OACL_DT_BIT(OACL_DT_U16) | OACL_DT_BIT(OACL_DT_U32) | OACL_DT_BIT(OACL_DT_BF16))
+
+static inline void oacl_types_check_(const char *op, oacl_dtype_t dt, uint32_t allowed)
+{
+    if (allowed & OACL_DT_BIT(dt))
+        return;
+    char list[96] = "";
+    size_t n = 0;
+    for (int t = OACL_DT_F16; t <= OACL_DT_BF16; t++) {
+        if (!(allowed & OACL_DT_BIT(t)))
+            continue;
+        const char *name = oacl_dtype_name((oacl_dtype_t)t);
+        size_t k = strlen(name);
+        if (n + k + 3 >= sizeof(list))
+            break;
+        if (n) {
+            memcpy(list + n, ", ", 2);
+            n += 2;
+        }
+        memcpy(list + n, name, k + 1);
+        n += k;
+    }
+    OACL_FAIL(OACL_FAULT_ARG, "%s: element type %s is not supported (%s)", op, oacl_dtype_name(dt), list);
+}
+
+static inline void oacl_count_check_(const char *op, int32_t count)
 {
     if (count < 0)
-        OACL_FAIL(OACL_FAULT_ARG, "Add: count %d is negative", (int)count);
-    oacl_vec_check_("Add", "dst", dst, dst.dtype, count);
-    oacl_vec_check_("Add", "src0", a, dst.dtype, count);
-    oacl_vec_check_("Add", "src1", b, dst.dtype, count);
-    oacl_overlap_check_("Add", dst, a, count);
-    oacl_overlap_check_("Add", dst, b, count);
-    size_t n = (size_t)count;
-    switch (dst.dtype) {
-    case OACL_DT_F16:
-        oacl_vadd_f16((uint16_t *)(void *)dst.addr, (const uint16_t *)(const void *)a.addr,
-                      (const uint16_t *)(const void *)b.addr, n);
-        break;
-    case OACL_DT_F32:
-        oacl_vadd_f32((float *)(void *)dst.addr, (const float *)(const void *)a.addr,
-                      (const float *)(const void *)b.addr, n);
-        break;
-    case OACL_DT_I32:
-        oacl_vadd_i32((int32_t *)(void *)dst.addr, (const int32_t *)(const void *)a.addr,
-                      (const int32_t *)(const void *)b.addr, n);
-        break;
-    case OACL_DT_I16:
-        oacl_vadd_i16((int16_t *)(void *)dst.addr, (const int16_t *)(const void *)a.addr,
-                      (const int16_t *)(const void *)b.addr, n);
-        break;
-    default:
-        OACL_FAIL(OACL_FAULT_ARG, "Add: element type %s is not supported (f16, f32, i32, i16)",
-                  oacl_dtype_name(dst.dtype));
+        OACL_FAIL(OACL_FAULT_ARG, "%s: count %d is negative", op, (int)count);
+}
+
+/* dst = a op b element-wise; vop is an OACL_VOP_ binary code. */
+static inline void oacl_binary_(int vop, const char *op, uint32_t types, oacl_local_t dst, oacl_local_t a,
+                                oacl_local_t b, int32_t count)
+{
+    oacl_count_check_(op, count);
+    oacl_vec_check_(op, "dst", dst, dst.dtype, count);
+    oacl_vec_check_(op, "src0", a, dst.dtype, count);
+    oacl_vec_check_(op, "src1", b, dst.dtype, count);
+    oacl_types_check_(op, dst.dtype, types);
+    oacl_overlap_check_(op, dst, a, count);
+    oacl_overlap_check_(op, dst, b, count);
+    if (oacl_vbinary(vop, (int)dst.dtype, dst.addr, a.addr, b.addr, (size_t)count))
+        OACL_FAIL(OACL_FAULT_ARG, "%s: not available for %s", op, oacl_dtype_name(dst.dtype));
+}
+
+/* dst[i] = a[i] + b[i] for i < count (f16, f32, i32, i16). f16 results
+   are exact (round to nearest even); integers wrap. */
+static inline void oacl_add(oacl_local_t dst, oacl_local_t a, oacl_local_t b, int32_t count)
+{
+    oacl_binary_(OACL_VOP_ADD, "Add", OACL_DTS_ARITH, dst, a, b, count);
+}
+/* a[i] - b[i] (f16, f32, i32, i16) */
+static inline void oacl_sub(oacl_local_t dst, oacl_local_t a, oacl_local_t b, int32_t count)
+{
+    oacl_binary_(OACL_VOP_SUB, "Sub", OACL_DTS_ARITH, dst, a, b, count);
+}
+/* a[i] * b[i] (f16, f32, i32, i16) */
+static inline void oacl_mul(oacl_local_t dst, oacl_local_t a, oacl_local_t b, int32_t count)
+{
+    oacl_binary_(OACL_VOP_MUL, "Mul", OACL_DTS_ARITH, dst, a, b, count);
+}
+/* a[i] / b[i] (f16, f32) */
+static inline void oacl_div(oacl_local_t dst, oacl_local_t a, oacl_local_t b, int32_t count)
+{
+    oacl_binary_(OACL_VOP_DIV, "Div", OACL_DTS_FLOAT, dst, a, b, count);
+}
+/* max(a[i], b[i]) (f16, f32, i32, i16); NaN if either is NaN */
+static inline void oacl_max(oacl_local_t dst, oacl_local_t a, oacl_local_t b, int32_t count)
+{
+    oacl_binary_(OACL_VOP_MAX, "Max", OACL_DTS_ARITH, dst, a, b, count);
+}
+/* min(a[i], b[i]) (f16, f32, i32, i16); NaN if either is NaN */
+static inline void oacl_min(oacl_local_t dst, oacl_local_t a, oacl_local_t b, int32_t count)
+{
+    oacl_binary_(OACL_VOP_MIN, "Min", OACL_DTS_ARITH, dst, a, b, count);
+}
+
+/* dst = op(src) element-wise; vop is an OACL_VOP_ unary code. */
+static inline void oacl_unary_(int vop, const char *op, uint32_t types, oacl_local_t dst, oacl_local_t src,
+                               int32_t count)
+{
+    oacl_count_check_(op, count);
+    oacl_vec_check_(op, "dst", dst, dst.dtype, count);
+    oacl_vec_check_(op, "src", src, dst.dtype, count);
+    oacl_types_check_(op, dst.dtype, types);
+    oacl_overlap_check_(op, dst, src, count);
+    if (oacl_vunary(vop, (int)dst.dtype, dst.addr, src.addr, (size_t)count))
+        OACL_FAIL(OACL_FAULT_ARG, "%s: not available for %s", op, oacl_dtype_name(dst.dtype));
+}
+
+/* e^x, ln x, 1/sqrt x: computed in double, rounded once (f16, f32). */
+static inline void oacl_exp(oacl_local_t dst, oacl_local_t src, int32_t count)
+{
+    oacl_unary_(OACL_VOP_EXP, "Exp", OACL_DTS_FLOAT, dst, src, count);
+}
+static inline void oacl_ln(oacl_local_t dst, oacl_local_t src, int32_t count)
+{
+    oacl_unary_(OACL_VOP_LN, "Ln", OACL_DTS_FLOAT, dst, src, count);
+}
+static inline void oacl_rsqrt(oacl_local_t dst, oacl_local_t src, int32_t count)
+{
+    oacl_unary_(OACL_VOP_RSQRT, "Rsqrt", OACL_DTS_FLOAT, dst, src, count);
+}
+/* |x|, sqrt x, 1/x: exact (f16, f32). */
+static inline void oacl_abs(oacl_local_t dst, oacl_local_t src, int32_t count)
+{
+    oacl_unary_(OACL_VOP_ABS, "Abs", OACL_DTS_FLOAT, dst, src, count);
+}
+static inline void oacl_sqrt(oacl_local_t dst, oacl_local_t src, int32_t count)
+{
+    oacl_unary_(OACL_VOP_SQRT, "Sqrt", OACL_DTS_FLOAT, dst, src, count);
+}
+static inline void oacl_reciprocal(oacl_local_t dst, oacl_local_t src, int32_t count)
+{
+    oacl_unary_(OACL_VOP_RECIP, "Reciprocal", OACL_DTS_FLOAT, dst, src, count);
+}
+/* max(x, 0) (f16, f32, i32) */
+static inline void oacl_relu(oacl_local_t dst, oacl_local_t src, int32_t count)
+{
+    oacl_unary_(OACL_VOP_RELU, "Relu", OACL_DTS_FLOAT | OACL_DT_BIT(OACL_DT_I32), dst, src, count);
+}
+
+/* dst[i] = src[i] op s; `scalar` points to one element of dst's type. */
+static inline void oacl_scalar_(int vop, const char *op, uint32_t types, oacl_local_t dst, oacl_local_t src,
+                                const void *scalar, int32_t count)
+{
+    oacl_count_check_(op, count);
+    oacl_vec_check_(op, "dst", dst, dst.dtype, count);
+    oacl_vec_check_(op, "src", src, dst.dtype, count);
+    oacl_types_check_(op, dst.dtype, types);
+    oacl_overlap_check_(op, dst, src, count);
+    if (oacl_vscalar(vop, (int)dst.dtype, dst.addr, src.addr, scalar, (size_t)count))
+        OACL_FAIL(OACL_FAULT_ARG, "%s: not available for %s", op, oacl_dtype_name(dst.dtype));
+}
+
+/* src[i] + s, src[i] * s, max(src[i], s), min(src[i], s) (f16, f32, i32, i16) */
+static inline void oacl_adds(oacl_local_t dst, oacl_local_t src, const void *scalar, int32_t count)
+{
+    oacl_scalar_(OACL_VOP_ADDS, "Adds", OACL_DTS_ARITH, dst, src, scalar, count);
+}
+static inline void oacl_muls(oacl_local_t dst, oacl_local_t src, const void *scalar, int32_t count)
+{
+    oacl_scalar_(OACL_VOP_MULS, "Muls", OACL_DTS_ARITH, dst, src, scalar, count);
+}
+static inline void oacl_maxs(oacl_local_t dst, oacl_local_t src, const void *scalar, int32_t count)
+{
+    oacl_scalar_(OACL_VOP_MAXS, "Maxs", OACL_DTS_ARITH, dst, src, scalar, count);
+}
+static inline void oacl_mins(oacl_local_t dst, oacl_local_t src, const void *scalar, int32_t count)
+{
+    oacl_scalar_(OACL_VOP_MINS, "Mins", OACL_DTS_ARITH, dst, src, scalar, count);
+}
+/* x >= 0 ? x : x * s (f16, f32) */
+static inline void oacl_leaky_relu(oacl_local_t dst, oacl_local_t src, const void *scalar, int32_t count)
+{
+    oacl_scalar_(OACL_VOP_LEAKY_RELU, "LeakyRelu", OACL_DTS_FLOAT, dst, src, scalar, count);
+}
+
+/* Fills dst[0..count-1] with *scalar (i16, u16, f16, bf16, i32, u32, f32). */
+static inline void oacl_duplicate(oacl_local_t dst, const void *scalar, int32_t count)
+{
+    oacl_count_check_("Duplicate", count);
+    oacl_vec_check_("Duplicate", "dst", dst, dst.dtype, count);
+    oacl_types_check_("Duplicate", dst.dtype, OACL_DTS_DUP);
+    (void)oacl_vscalar(OACL_VOP_DUP, (int)dst.dtype, dst.addr, NULL, scalar, (size_t)count);
+}
+
+static inline const char *oacl_round_name(int mode)
+{
+    static const char *const names[] = {"NONE", "RINT", "FLOOR", "CEIL", "ROUND", "TRUNC", "ODD"};
+    return mode >= 0 && mode <= OACL_ROUND_ODD ? names[mode] : "?";
+}
+
+/* dst[i] = src[i] converted with `round` (an oacl_round); the element
+   types may differ in size, each tensor holds count of its own. */
+static inline void oacl_cast(oacl_local_t dst, oacl_local_t src, int round, uint32_t count)
+{
+    if (count > (uint32_t)INT32_MAX)
+        OACL_FAIL(OACL_FAULT_ARG, "Cast: count %u is too large", count);
+    oacl_vec_check_("Cast", "dst", dst, dst.dtype, (int32_t)count);
+    oacl_vec_check_("Cast", "src", src, src.dtype, (int32_t)count);
+    size_t dn = (size_t)count * oacl_dtype_size(dst.dtype), sn = (size_t)count * oacl_dtype_size(src.dtype);
+    bool same = dst.addr == src.addr && dn == sn;
+    if (count && !same && dst.addr < src.addr + sn && src.addr < dst.addr + dn)
+        OACL_FAIL(OACL_FAULT_ARG, "Cast: destination overlaps the source");
+    if (oacl_vcast((int)dst.dtype, (int)src.dtype, round, dst.addr, src.addr, count))
+        OACL_FAIL(OACL_FAULT_ARG, "Cast: %s -> %s with round mode %s (%d) is not supported",
+                  oacl_dtype_name(src.dtype), oacl_dtype_name(dst.dtype), oacl_round_name(round), round);
+}
+
+/* Reductions of src[0..count-1] into dst[0] (f16, f32). `work` is the
+   AscendC shared temporary buffer: checked to be a usable UB tensor of
+   the element type, its contents unused. */
+static inline void oacl_reduce_(int vop, const char *op, oacl_local_t dst, oacl_local_t src, oacl_local_t work,
+                                int32_t count, bool index)
+{
+    oacl_count_check_(op, count);
+    oacl_vec_check_(op, "src", src, src.dtype, count);
+    oacl_vec_check_(op, "dst", dst, src.dtype, index ? 2 : 1);
+    oacl_vec_check_(op, "sharedTmpBuffer", work, src.dtype, 0);
+    oacl_types_check_(op, src.dtype, OACL_DTS_FLOAT);
+    (void)oacl_vreduce(vop, (int)src.dtype, dst.addr, src.addr, (size_t)count, index);
+}
+
+/* Sum, added in order in double and rounded once. */
+static inline void oacl_reduce_sum(oacl_local_t dst, oacl_local_t src, oacl_local_t work, int32_t count)
+{
+    oacl_reduce_(OACL_VOP_REDUCE_SUM, "ReduceSum", dst, src, work, count, false);
+}
+/* Maximum / minimum; with cal_index, dst[1] holds the index of its first
+   occurrence as an unsigned integer of the element's width. */
+static inline void oacl_reduce_max(oacl_local_t dst, oacl_local_t src, oacl_local_t work, int32_t count,
+                                   bool cal_index)
+{
+    oacl_reduce_(OACL_VOP_REDUCE_MAX, "ReduceMax", dst, src, work, count, cal_index);
+}
+static inline void oacl_reduce_min(oacl_local_t dst, oacl_local_t src, oacl_local_t work, int32_t count,
+                                   bool cal_index)
+{
+    oacl_reduce_(OACL_VOP_REDUCE_MIN, "ReduceMin", dst, src, work, count, cal_index);
+}
+
+/* ---- strided and padded copies ------------------------------------------------ */
+
+/* AscendC DataCopyParams: block_count blocks of block_len 32-byte units;
+   gaps (end of one block to start of the next) in 32-byte units. */
+typedef struct oacl_copy_params {
+    uint16_t block_count;  /* 0..4095; 0 copies nothing */
+    uint16_t block_len;    /* 32-byte units; 0 copies nothing */
+    uint16_t src_gap;
+    uint16_t dst_gap;
+} oacl_copy_params_t;
+
+/* The local side of a strided copy: UB, aligned, and large enough. */
+static inline void oacl_strided_local_check_(const char *op, oacl_local_t l, oacl_copy_params_t p, uint16_t gap)
+{
+    if (!oacl_position_is_ub(l.position))
+        OACL_FAIL(OACL_FAULT_ARG, "%s: the local tensor is not in UB", op);
+    if ((uintptr_t)l.addr % OACL_DATA_BLOCK)
+        OACL_FAIL(OACL_FAULT_ALIGN, "%s: the local tensor address is not 32-byte aligned", op);
+    if (!p.block_count || !p.block_len)
+        return;
+    uint64_t need = ((uint64_t)(p.block_count - 1u) * (p.block_len + (uint64_t)gap) + p.block_len) * OACL_DATA_BLOCK;
+    uint64_t have = (uint64_t)l.size * oacl_dtype_size(l.dtype);
+    if (need > have)
+        OACL_FAIL(OACL_FAULT_UB, "%s: %u blocks of %u x 32 bytes (gap %u) need %llu bytes, the local tensor has %llu",
+                  op, p.block_count, p.block_len, gap, (unsigned long long)need, (unsigned long long)have);
+}
+
+static inline void oacl_strided_check_(const char *op, oacl_dtype_t a, oacl_dtype_t b, oacl_copy_params_t p)
+{
+    if (a != b)
+        OACL_FAIL(OACL_FAULT_ARG, "%s: source is %s but the destination is %s", op, oacl_dtype_name(b),
+                  oacl_dtype_name(a));
+    if (p.block_count > 4095)
+        OACL_FAIL(OACL_FAULT_ARG, "%s: blockCount %u is out of range (0..4095)", op, p.block_count);
+}
+
+static inline void oacl_gm_align_check_(const char *op, const void *gm, oacl_dtype_t dt)
+{
+    uint32_t es = oacl_dtype_size(dt);
+    if ((uintptr_t)gm % es)
+        OACL_FAIL(OACL_FAULT_ALIGN, "%s: global address %p is not aligned to its %u-byte elements", op, gm, es);
+}
+
+static inline void oacl_copy_blocks_(uint8_t *d, const uint8_t *s, oacl_copy_params_t p)
+{
+    size_t len = (size_t)p.block_len * OACL_DATA_BLOCK;
+    size_t ds = len + (size_t)p.dst_gap * OACL_DATA_BLOCK, ss = len + (size_t)p.src_gap * OACL_DATA_BLOCK;
+    for (uint32_t i = 0; p.block_len && i < p.block_count; i++)
+        memmove(d + i * ds, s + i * ss, len);
+}
+
+/* Global memory -> UB, block by block. */
+static inline void oacl_data_copy_in_strided(oacl_local_t dst, oacl_gm_t src, oacl_copy_params_t p)
+{
+    static const char op[] = "DataCopy(GM->UB, DataCopyParams)";
+    oacl_strided_check_(op, dst.dtype, src.dtype, p);
+    oacl_strided_local_check_(op, dst, p, p.dst_gap);
+    oacl_gm_align_check_(op, src.addr, src.dtype);
+    oacl_copy_blocks_(dst.addr, src.addr, p);
+}
+
+/* UB -> global memory, block by block. */
+static inline void oacl_data_copy_out_strided(oacl_gm_t dst, oacl_local_t src, oacl_copy_params_t p)
+{
+    static const char op[] = "DataCopy(UB->GM, DataCopyParams)";
+    oacl_strided_check_(op, dst.dtype, src.dtype, p);
+    oacl_strided_local_check_(op, src, p, p.src_gap);
+    oacl_gm_align_check_(op, dst.addr, dst.dtype);
+    oacl_copy_blocks_(dst.addr, src.addr, p);
+}
+
+/* UB -> UB, block by block. */
+static inline void oacl_data_copy_local_strided(oacl_local_t dst, oacl_local_t src, oacl_copy_params_t p)
+{
+    static const char op[] = "DataCopy(UB->UB, DataCopyParams)";
+    oacl_strided_check_(op, dst.dtype, src.dtype, p);
+    oacl_strided_local_check_(op, dst, p, p.dst_gap);
+    oacl_strided_local_check_(op, src, p, p.src_gap);
+    oacl_copy_blocks_(dst.addr, src.addr, p);
+}
+
+/* AscendC DataCopyExtParams: block_count rows of block_len bytes. Strides
+   are end-of-row to start-of-next-row: in bytes on the GM side, in 32-byte
+   units on the UB side, where every row starts 32-byte aligned. */
+typedef struct oacl_pad_params {
+    uint16_t block_count;  /* 1..4095 */
+    uint32_t block_len;    /* 1..2097151 bytes, a multiple of the element size */
+    uint32_t src_stride;
+    uint32_t dst_stride;
+} oacl_pad_params_t;
+
+/* Checks a padded copy; returns the UB blocks one row occupies. */
+static inline uint64_t oacl_pad_check_(const char *op, oacl_local_t l, oacl_dtype_t gm_type, const void *gm,
+                                       oacl_pad_params_t p, uint32_t left, uint32_t right, uint32_t ub_stride)
+{
+    uint32_t es = oacl_dtype_size(l.dtype);
+    if (gm_type != l.dtype)
+        OACL_FAIL(OACL_FAULT_ARG, "%s: global tensor is %s but the local tensor is %s", op, oacl_dtype_name(gm_type),
+                  oacl_dtype_name(l.dtype));
+    if (!oacl_position_is_ub(l.position))
+        OACL_FAIL(OACL_FAULT_ARG, "%s: the local tensor is not in UB", op);
+    if ((uintptr_t)l.addr % OACL_DATA_BLOCK)
+        OACL_FAIL(OACL_FAULT_ALIGN, "%s: the local tensor address is not 32-byte aligned", op);
+    oacl_gm_align_check_(op, gm, l.dtype);
+    if (p.block_count < 1 || p.block_count > 4095)
+        OACL_FAIL(OACL_FAULT_ARG, "%s: blockCount %u is out of range (1..4095)", op, p.block_count);
+    if (p.block_len < 1 || p.block_len > 2097151 || p.block_len % es)
+        OACL_FAIL(OACL_FAULT_ARG, "%s: blockLen %u bytes must be in 1..2097151 and a multiple of %u", op,
+                  p.block_len, es);
+    if (left * es > OACL_DATA_BLOCK || right * es > OACL_DATA_BLOCK)
+        OACL_FAIL(OACL_FAULT_ARG, "%s: padding of %u + %u elements exceeds 32 bytes on a side", op, left, right);
+    uint64_t row = ((uint64_t)(left + right) * es + p.block_len + OACL_DATA_BLOCK - 1) / OACL_DATA_BLOCK;
+    uint64_t need = ((uint64_t)(p.block_count - 1u) * (row + ub_stride) + row) * OACL_DATA_BLOCK;
+    uint64_t have = (uint64_t)l.size * es;
+    if (need > have)
+        OACL_FAIL(OACL_FAULT_UB, "%s: %u rows need %llu bytes of UB, the local tensor has %llu", op, p.block_count,
+                  (unsigned long long)need, (unsigned long long)have);
+    return row;
+}
+
+/* GM -> UB for rows that are not 32-byte multiples: row r lands at UB
+   block r * (row blocks + dst_stride), after `left` elements; with
+   is_pad, the left and right padding and the row's last-block filler are
+   set to *pad_value (one element; 0 for 8-byte types). */
+static inline void oacl_data_copy_pad_in(oacl_local_t dst, oacl_gm_t src, oacl_pad_params_t p, bool is_pad,
+                                         uint8_t left, uint8_t right, const void *pad_value)
+{
+    static const char op[] = "DataCopyPad(GM->UB)";
+    uint32_t es = oacl_dtype_size(dst.dtype);
+    uint64_t row = oacl_pad_check_(op, dst, src.dtype, src.addr, p, left, right, p.dst_stride);
+    if (is_pad && es == 8) {
+        const uint8_t *v = (const uint8_t *)pad_value;
+        for (uint32_t k = 0; k < es; k++)
+            if (v[k])
+                OACL_FAIL(OACL_FAULT_ARG, "%s: the padding value of an 8-byte type must be 0", op);
     }
+    for (uint32_t r = 0; r < p.block_count; r++) {
+        uint8_t *u = dst.addr + (size_t)r * (size_t)(row + p.dst_stride) * OACL_DATA_BLOCK;
+        const uint8_t *g = src.addr + (size_t)r * ((size_t)p.block_len + p.src_stride);
+        if (is_pad)
+            for (size_t off = 0; off < row * OACL_DATA_BLOCK; off += es)
+                memcpy(u + off, pad_value, es);
+        memmove(u + (size_t)left * es, g, p.block_len);
+    }
+}
+
+/* UB -> GM: only the block_len real bytes of every row reach GM. */
+static inline void oacl_data_copy_pad_out(oacl_gm_t dst, oacl_local_t src, oacl_pad_params_t p)
+{
+    static const char op[] = "DataCopyPad(UB->GM)";
+    uint64_t row = oacl_pad_check_(op, src, dst.dtype, dst.addr, p, 0, 0, p.src_stride);
+    for (uint32_t r = 0; r < p.block_count; r++)
+        memmove(dst.addr + (size_t)r * ((size_t)p.block_len + p.dst_stride),
+                src.addr + (size_t)r * (size_t)(row + p.src_stride) * OACL_DATA_BLOCK, p.block_len);
 }
 
 #ifdef __cplusplus

@@ -159,6 +159,94 @@ OACL_KAPI void oacl_vadd_i16(int16_t *dst, const int16_t *a, const int16_t *b, s
 OACL_KAPI void oacl_cvt_f16_to_f32(float *dst, const uint16_t *src, size_t n);
 OACL_KAPI void oacl_cvt_f32_to_f16(uint16_t *dst, const float *src, size_t n);
 
+/*
+ * Generic primitives: one entry point per operation shape, selected by an
+ * operation code and element types, so the exported surface stays small.
+ * Each returns 0, or -1 (writing nothing) when the combination of
+ * operation, types and rounding mode is not supported. Element rules
+ * (docs/kernel-abi.md has the full list):
+ *   - f16 results of + - * / sqrt reciprocal, and every f16 <-> f32
+ *     conversion, are exact: computed in float from exact inputs and
+ *     rounded once (to nearest even unless a cast says otherwise);
+ *   - exp, ln and rsqrt are computed in double and rounded once (within
+ *     one unit in the last place of the exact result);
+ *   - a NaN result is the first NaN operand, quieted, or else the positive
+ *     default NaN (f16 0x7E00, f32 0x7FC00000); max/min return NaN when
+ *     either operand is NaN; for equal operands (also +0/-0) max/min
+ *     return the second operand;
+ *   - integer arithmetic wraps; integer casts saturate, NaN casts to 0.
+ */
+
+/* Element types, numbered as the oacl_dtype_t of oacl/kernel.h. */
+typedef enum oacl_dtype {
+    OACL_DT_F16 = 1,   /* IEEE binary16, stored as uint16_t bit patterns */
+    OACL_DT_F32 = 2,
+    OACL_DT_I32 = 3,
+    OACL_DT_I16 = 4,
+    OACL_DT_U16 = 5,
+    OACL_DT_U32 = 6,
+    OACL_DT_I8 = 7,
+    OACL_DT_U8 = 8,
+    OACL_DT_I64 = 9,
+    OACL_DT_U64 = 10,
+    OACL_DT_BF16 = 11, /* bfloat16, stored as uint16_t bit patterns */
+} oacl_dtype_t;
+
+enum oacl_vop {
+    /* binary, dst[i] = a[i] op b[i]: f16 f32 i32 i16 (DIV: f16 f32) */
+    OACL_VOP_ADD = 1,
+    OACL_VOP_SUB = 2,
+    OACL_VOP_MUL = 3,
+    OACL_VOP_DIV = 4,
+    OACL_VOP_MAX = 5,
+    OACL_VOP_MIN = 6,
+    /* unary, dst[i] = op(src[i]): f16 f32 (RELU also i32) */
+    OACL_VOP_EXP = 16,
+    OACL_VOP_LN = 17,
+    OACL_VOP_ABS = 18,
+    OACL_VOP_RELU = 19,  /* max(x, +0) with the max rules */
+    OACL_VOP_SQRT = 20,
+    OACL_VOP_RSQRT = 21,
+    OACL_VOP_RECIP = 22,
+    /* with a scalar s of the element type, dst[i] = src[i] op s:
+       f16 f32 i32 i16 (LEAKY_RELU: f16 f32, x >= 0 ? x : x * s);
+       DUP fills dst with s (any type; src is not read) */
+    OACL_VOP_ADDS = 32,
+    OACL_VOP_MULS = 33,
+    OACL_VOP_MAXS = 34,
+    OACL_VOP_MINS = 35,
+    OACL_VOP_LEAKY_RELU = 36,
+    OACL_VOP_DUP = 37,
+    /* reductions of src[0..n-1] into dst[0] (f16 f32) */
+    OACL_VOP_REDUCE_SUM = 48,
+    OACL_VOP_REDUCE_MAX = 49,
+    OACL_VOP_REDUCE_MIN = 50,
+};
+
+/* Rounding modes of oacl_vcast, numbered as AscendC's RoundMode. */
+enum oacl_round {
+    OACL_ROUND_NONE = 0,  /* nearest even where precision can be lost */
+    OACL_ROUND_RINT = 1,  /* nearest, ties to even */
+    OACL_ROUND_FLOOR = 2, /* toward -inf */
+    OACL_ROUND_CEIL = 3,  /* toward +inf */
+    OACL_ROUND_ROUND = 4, /* nearest, ties away from zero */
+    OACL_ROUND_TRUNC = 5, /* toward zero */
+    OACL_ROUND_ODD = 6,   /* to odd (von Neumann) */
+};
+
+OACL_KAPI int oacl_vbinary(int op, int dtype, void *dst, const void *a, const void *b, size_t n);
+OACL_KAPI int oacl_vunary(int op, int dtype, void *dst, const void *src, size_t n);
+/* `scalar` points to one element of `dtype`. */
+OACL_KAPI int oacl_vscalar(int op, int dtype, void *dst, const void *src, const void *scalar, size_t n);
+/* dst[0] = the reduction; with `with_index` (MAX/MIN), dst[1] holds the
+   index of the first extreme element as an unsigned integer of the
+   element's width (truncated for f16). n == 0 writes nothing. */
+OACL_KAPI int oacl_vreduce(int op, int dtype, void *dst, const void *src, size_t n, int with_index);
+/* dst[i] = src[i] converted from src_dtype to dst_dtype with `round`
+   (an oacl_round); the supported pairs are those of AscendC's Cast on
+   arch 2201 (docs/kernel-abi.md). */
+OACL_KAPI int oacl_vcast(int dst_dtype, int src_dtype, int round, void *dst, const void *src, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

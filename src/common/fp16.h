@@ -146,4 +146,31 @@ static inline uint16_t oacl_f32_to_f16(float f)
     }
 }
 
+/*
+ * double -> float rounded to odd: truncate toward zero, then set the last
+ * fraction bit if anything was lost. Rounding that result once more to a
+ * format at least two bits narrower (half: 11 <= 24 - 2) gives the same
+ * bits as rounding the double directly, so oacl_f64_to_f16 below is
+ * correctly rounded. Assumes the default round-to-nearest FPU mode for
+ * the first (double -> float) step, whose error it then repairs.
+ */
+static inline float oacl_f64_to_f32_odd(double d)
+{
+    float f = (float)d;
+    if ((double)f == d || d != d)
+        return f;
+    uint32_t u = oacl_f32_bits(f);
+    /* Inexact: step the magnitude down if the cast rounded away from
+       zero (f cannot be 0 then), which leaves the truncated value. */
+    if ((f < 0 ? -(double)f : (double)f) > (d < 0 ? -d : d))
+        u -= 1u;
+    return oacl_f32_from_bits(u | 1u);
+}
+
+/* double -> half, round to nearest even (rules as oacl_f32_to_f16). */
+static inline uint16_t oacl_f64_to_f16(double d)
+{
+    return oacl_f32_to_f16(oacl_f64_to_f32_odd(d));
+}
+
 #endif /* OACL_COMMON_FP16_H */

@@ -23,6 +23,16 @@ struct oacl_soc_profile;
 struct oacl_bdev;    /* a backend device */
 struct oacl_queue;   /* an in-order task queue (one per stream) */
 struct oacl_module;  /* a loaded kernel binary */
+struct oacl_bevent;  /* an event */
+
+/* What an event's newest record has reached. */
+struct oacl_event_state {
+    bool recorded;          /* recorded, and not reset since */
+    bool complete;          /* ... and the captured work is done */
+    bool waits_pending;     /* stream waits on it not satisfied yet */
+    uint64_t timestamp_ns;  /* monotonic time the record ran (complete only) */
+    int error;              /* first failure of the captured work, 0 if none */
+};
 
 /* What the API layer needs to know about one kernel of a module. */
 struct oacl_kernel_info {
@@ -120,6 +130,32 @@ struct oacl_backend_ops {
     /* Waits like queue_sync (0 or ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) but
        leaves a task failure for the queue's next sync to report. */
     int (*queue_wait)(struct oacl_queue *q, int64_t timeout_ns);
+
+    /*
+     * A host step in q: when q reaches it, arrive(arg, token) is called on
+     * whichever thread advanced the queue (it must hand the work over and
+     * return at once); q's later work waits until host_step_done(token).
+     * If the step is dropped before it arrives (forced destroy), drop(arg)
+     * is called instead; if it is discarded after arriving, cancel(arg) must
+     * make sure host_step_done follows soon (unless already called).
+     */
+    int (*queue_host_step)(struct oacl_queue *q, void (*arrive)(void *arg, void *token), void (*drop)(void *arg),
+                           void (*cancel)(void *arg), void *arg, char *err);
+    void (*host_step_done)(void *token);
+
+    /* Events. A record captures the work queued before it on q; a wait
+       makes q's later work wait for the event's newest capture at the time
+       of the call (*queued false: nothing recorded, nothing to wait for);
+       a reset forgets the captures when it runs. Destroying an event with
+       work still pending is fine: the work keeps what it needs. */
+    int (*event_create)(struct oacl_bdev *dev, struct oacl_bevent **out, char *err);
+    void (*event_destroy)(struct oacl_bevent *e);
+    int (*event_record)(struct oacl_queue *q, struct oacl_bevent *e, char *err);
+    int (*event_wait)(struct oacl_queue *q, struct oacl_bevent *e, bool *queued, char *err);
+    int (*event_reset)(struct oacl_queue *q, struct oacl_bevent *e, char *err);
+    void (*event_query)(struct oacl_bevent *e, struct oacl_event_state *st);
+    /* Blocks until the newest capture completes: 0, or ETIMEDOUT. */
+    int (*event_sync)(struct oacl_bevent *e, int64_t timeout_ns);
 };
 
 /* The CPU device's table (src/device/cpu/cpu_backend.c). */

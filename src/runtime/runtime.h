@@ -117,7 +117,16 @@ struct oacl_stream {
     uint32_t flags;
     bool is_default;
     struct oacl_stream *next, *prev;    /* in ctx->streams */
+    /* Host work (callback.c, under its lock): the thread subscribed for
+       callbacks or host functions, or the stream's own host thread. */
+    struct subscriber *report_sub;
+    struct subscriber *hostfunc_sub;
+    struct oacl_host_thread *host_thread;
 };
+
+/* Stops the stream's host thread and drops its subscriptions (the stream's
+ * queue is drained). */
+void oacl_stream_host_release(struct oacl_stream *s);
 
 /* Creates a stream in ctx; *out (the object, only safe to use for a
  * default stream, which its context owns) and *handle_out are optional. */

@@ -12,6 +12,7 @@ static void stream_destroy(struct oacl_obj *o)
     struct oacl_stream *s = (struct oacl_stream *)o;
     /* Last reference: nothing can queue work on it any more. */
     oacl_backend()->queue_destroy(s->queue);
+    oacl_stream_host_release(s);
     __atomic_sub_fetch(&s->ctx->dev->streams, 1, __ATOMIC_RELAXED);
     if (!s->is_default)
         oacl_obj_put(&s->ctx->obj);

@@ -60,3 +60,13 @@ __global__ __aicore__ void count_blocks(GM_ADDR counter)
 {
     __atomic_add_fetch((__gm__ uint32_t *)counter, 1, __ATOMIC_RELAXED);
 }
+
+/* out[i] = in[i] + add for this block's `count` elements. */
+__global__ __aicore__ void copy_plus(GM_ADDR in, GM_ADDR out, uint32_t add, uint32_t count)
+{
+    size_t base = (size_t)oacl_get_block_idx() * count;
+    const __gm__ uint32_t *i32 = (const __gm__ uint32_t *)in + base;
+    __gm__ uint32_t *o32 = (__gm__ uint32_t *)out + base;
+    for (uint32_t i = 0; i < count; i++)
+        o32[i] = i32[i] + add;
+}

@@ -14,6 +14,7 @@ arch=$(uname -m)
 for f in set_env.sh bin/setenv.bash bin/oacl-cc bin/get_soc_version \
   include/acl/acl.h include/acl/acl_base.h include/acl/acl_base_rt.h include/acl/acl_rt.h \
   include/acl/acl_rt_allocator.h include/acl/acl_op.h include/acl/acl_mdl.h \
+  include/kernel_operator.h include/oacl/kernel_operator.h \
   lib64/libacl_rt.so lib64/libascendcl.so \
   tikcpp/ascendc_kernel_cmake/ascendc.cmake "$arch-linux/tikcpp/ascendc_kernel_cmake/ascendc.cmake" \
   compiler/tikcpp/ascendc_kernel_cmake/ascendc.cmake tools/tikcpp/ascendc_kernel_cmake/ascendc.cmake \
@@ -45,6 +46,20 @@ printf '#include "acl/acl.h"\n#include "acl/acl_op.h"\n#include "acl/acl_mdl.h"\
 cp hdr.c hdr.cpp
 quiet cc -std=c11 -Wall -Wextra -Werror $SAN_FLAGS -I "$P/include" -c hdr.c -o hdr_c.o
 quiet g++ -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=0 -Wall -Wextra -Werror $SAN_FLAGS -I "$P/include" -c hdr.cpp -o hdr_cxx.o
+
+# "kernel_operator.h" is on the kernel include path of P/bin/oacl-cc with no
+# option, and also the "__NPU_ARCH__" of the SoC given.
+cat >asc_kernel.cpp <<'CPP'
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void touch(GM_ADDR out)
+{
+    AscendC::GlobalTensor<int32_t> g;
+    g.SetGlobalBuffer((__gm__ int32_t *)out, 1);
+    g.SetValue(0, __NPU_ARCH__);
+}
+CPP
+quiet "$P/bin/oacl-cc" -Wall -Werror -o asc_kernel.o asc_kernel.cpp
+quiet "$P/bin/oacl-cc" -Wall -Werror -c -o asc_kernel_obj.o asc_kernel.cpp
 
 # ---- libascendcl.so: CANN's older name resolves every ACL symbol itself ------
 defined() { nm -D --defined-only "$1" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' | sed 's/@.*//' | sort -u; }

@@ -114,6 +114,63 @@ static void cpu_dev_free(struct oacl_bdev *dev, void *ptr, size_t size)
 
 static void cpu_copy(void *dst, const void *src, size_t n) { memmove(dst, src, n); }
 
+/* ---- host steps ---- */
+
+struct host_step {
+    void (*arrive)(void *arg, void *token);
+    void (*drop)(void *arg);
+    void (*cancel)(void *arg);
+    void *arg;
+};
+
+static bool host_step_start(struct oacl_task *t)
+{
+    struct host_step *h = t->data;
+    h->arrive(h->arg, t);
+    return false;
+}
+
+static void host_step_cancel(struct oacl_task *t)
+{
+    struct host_step *h = t->data;
+    h->cancel(h->arg);
+}
+
+static void host_step_release(struct oacl_task *t)
+{
+    struct host_step *h = t->data;
+    if (!t->started && h->drop)
+        h->drop(h->arg);
+    free(t);
+}
+
+static int cpu_queue_host_step(struct oacl_queue *q, void (*arrive)(void *arg, void *token), void (*drop)(void *arg),
+                               void (*cancel)(void *arg), void *arg, char *err)
+{
+    size_t head = (sizeof(struct oacl_task) + 15) & ~(size_t)15;
+    struct oacl_task *t = calloc(1, head + sizeof(struct host_step));
+    if (!t) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for a host task");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    struct host_step *h = (struct host_step *)((char *)t + head);
+    h->arrive = arrive;
+    h->drop = drop;
+    h->cancel = cancel;
+    h->arg = arg;
+    t->data = h;
+    t->refs = 1;
+    t->kind = OACL_TASK_EXTERNAL;
+    t->start = host_step_start;
+    t->cancel = cancel ? host_step_cancel : NULL;
+    t->release = host_step_release;
+    t->dev = q->dev;
+    oacl_exec_submit(q, t);
+    return ACL_SUCCESS;
+}
+
+static void cpu_host_step_done(void *token) { oacl_exec_task_done(token); }
+
 static void kernel_task_release(struct oacl_task *t)
 {
     oacl_cpu_module_put(t->module);
@@ -202,4 +259,13 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .queue_sync = cpu_queue_sync,
     .queue_idle = cpu_queue_idle,
     .queue_wait = cpu_queue_wait,
+    .queue_host_step = cpu_queue_host_step,
+    .host_step_done = cpu_host_step_done,
+    .event_create = oacl_cpu_event_create,
+    .event_destroy = oacl_cpu_event_destroy,
+    .event_record = oacl_cpu_event_record,
+    .event_wait = oacl_cpu_event_wait,
+    .event_reset = oacl_cpu_event_reset,
+    .event_query = oacl_cpu_event_query,
+    .event_sync = oacl_cpu_event_sync,
 };

@@ -63,6 +63,7 @@ struct oacl_task {
        soon. Tasks dropped before starting are only released. */
     void (*cancel)(struct oacl_task *t);
     void *data;                      /* payload of non-kernel tasks */
+    struct oacl_task *link;          /* free for whoever holds a started task */
     char fail_msg[384];              /* written by the thread that set failed */
 
     /* kernel launch payload */
@@ -114,6 +115,8 @@ uint64_t oacl_exec_submitted(struct oacl_queue *q);
 int oacl_exec_wait(struct oacl_queue *q, uint64_t target, int64_t timeout_ns);
 /* Drops every task of q that has not started yet. */
 void oacl_exec_discard_pending(struct oacl_queue *q);
+/* q's recorded failure (0 if none), left in place. */
+int oacl_exec_peek_fault(struct oacl_queue *q);
 /* Takes q's recorded failure (0 if none) and clears it. */
 int oacl_exec_take_fault(struct oacl_queue *q, char *msg, size_t len);
 /* Marks t failed (first failure wins) with a message. */
@@ -145,6 +148,17 @@ int oacl_cpu_arena_init(struct oacl_bdev *dev, uint64_t capacity, char *err);
 int oacl_cpu_dev_alloc(struct oacl_bdev *dev, size_t size, size_t align, void **out, char *err);
 /* Returns an extent at once; the caller made sure no queued work uses it. */
 void oacl_cpu_dev_release(struct oacl_bdev *dev, void *ptr, size_t size);
+
+/* ---- events (event.c) ---- */
+
+int oacl_cpu_event_create(struct oacl_bdev *dev, struct oacl_bevent **out, char *err);
+void oacl_cpu_event_destroy(struct oacl_bevent *e);
+int oacl_cpu_event_record(struct oacl_queue *q, struct oacl_bevent *e, char *err);
+int oacl_cpu_event_wait(struct oacl_queue *q, struct oacl_bevent *e, bool *queued, char *err);
+int oacl_cpu_event_reset(struct oacl_queue *q, struct oacl_bevent *e, char *err);
+void oacl_cpu_event_query(struct oacl_bevent *e, struct oacl_event_state *st);
+/* 0, or ETIMEDOUT. */
+int oacl_cpu_event_sync(struct oacl_bevent *e, int64_t timeout_ns);
 
 /* ---- kernel binaries (kernel_module.c) ---- */
 

@@ -511,6 +511,14 @@ void oacl_exec_discard_pending(struct oacl_queue *q)
     drive(start);
 }
 
+int oacl_exec_peek_fault(struct oacl_queue *q)
+{
+    pthread_mutex_lock(&g_exec.lock);
+    int f = q->fault;
+    pthread_mutex_unlock(&g_exec.lock);
+    return f;
+}
+
 int oacl_exec_take_fault(struct oacl_queue *q, char *msg, size_t len)
 {
     pthread_mutex_lock(&g_exec.lock);

@@ -20,17 +20,28 @@
 
 #define OACL_ALWAYS_INLINE inline __attribute__((always_inline))
 
-enum vop { VADD_F16, VADD_F32, VADD_I32, VADD_I16, CVT_F16_F32, CVT_F32_F16 };
+/* Operations: the ACL element type comes from the op, so that each
+   inlined copy of the loop is specialised completely. */
+enum vop {
+    ADD_F16, SUB_F16, MUL_F16, DIV_F16, MAX_F16, MIN_F16,
+    ADD_F32, SUB_F32, MUL_F32, DIV_F32, MAX_F32, MIN_F32,
+    ADD_I32, SUB_I32, MUL_I32, MAX_I32, MIN_I32,
+    ADD_I16, SUB_I16, MUL_I16, MAX_I16, MIN_I16,
+    CVT_F16_F32, CVT_F32_F16
+};
+
+static OACL_ALWAYS_INLINE int is_f16(enum vop op) { return op <= MIN_F16; }
+static OACL_ALWAYS_INLINE int is_i16(enum vop op) { return op >= ADD_I16 && op <= MIN_I16; }
 
 /* Element sizes; constant-folded once inlined with a constant op. */
 static OACL_ALWAYS_INLINE size_t in_size(enum vop op)
 {
-    return (op == VADD_F16 || op == VADD_I16 || op == CVT_F16_F32) ? 2 : 4;
+    return (is_f16(op) || is_i16(op) || op == CVT_F16_F32) ? 2 : 4;
 }
 
 static OACL_ALWAYS_INLINE size_t out_size(enum vop op)
 {
-    return (op == VADD_F16 || op == VADD_I16 || op == CVT_F32_F16) ? 2 : 4;
+    return (is_f16(op) || is_i16(op) || op == CVT_F32_F16) ? 2 : 4;
 }
 
 static OACL_ALWAYS_INLINE int is_binary(enum vop op)
@@ -57,7 +68,7 @@ static OACL_ALWAYS_INLINE __m256i pack_halves(__m128i lo, __m128i hi)
     return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
 }
 
-/* Lanes whose float sum is NaN get the scalar NaN rule (see
+/* Lanes whose float result is NaN get the scalar NaN rule (see
    oacl_f16_add_nan). Rare, so kept out of line. */
 static __attribute__((noinline, cold)) __m256i fix_nan_f16(__m256i r, const unsigned char *a,
                                                            const unsigned char *b, unsigned mask)
@@ -76,34 +87,71 @@ static __attribute__((noinline, cold)) __m256i fix_nan_f16(__m256i r, const unsi
     return r;
 }
 
-/* 16 halves: widen exactly, add in float, round once to half (bit-exact,
-   see oacl_f16_add). */
-static OACL_ALWAYS_INLINE __m256i step_vadd_f16(const unsigned char *a, const unsigned char *b)
+static OACL_ALWAYS_INLINE __m256 unordered(__m256 x, __m256 y) { return _mm256_cmp_ps(x, y, _CMP_UNORD_Q); }
+
+/* max/min with the NaN rule: MAXPS/MINPS return the second operand when
+   either is NaN, which is the scalar x > y ? x : y; then NaN lanes take
+   b, then a (a's NaN wins), both quieted. */
+static OACL_ALWAYS_INLINE __m256 maxmin_ps(int max, __m256 x, __m256 y)
 {
-    const __m256 s0 = _mm256_add_ps(_mm256_cvtph_ps(load128(a)), _mm256_cvtph_ps(load128(b)));
-    const __m256 s1 =
-        _mm256_add_ps(_mm256_cvtph_ps(load128(a + 16)), _mm256_cvtph_ps(load128(b + 16)));
+    const __m256 q = _mm256_castsi256_ps(_mm256_set1_epi32(0x00400000));
+    __m256 r = max ? _mm256_max_ps(x, y) : _mm256_min_ps(x, y);
+    r = _mm256_blendv_ps(r, _mm256_or_ps(y, q), unordered(y, y));
+    return _mm256_blendv_ps(r, _mm256_or_ps(x, q), unordered(x, x));
+}
+
+/* One float operation per lane (ops in f16/f32 order). */
+static OACL_ALWAYS_INLINE __m256 fop(int k, __m256 x, __m256 y)
+{
+    switch (k) {
+    case 0: return _mm256_add_ps(x, y);
+    case 1: return _mm256_sub_ps(x, y);
+    case 2: return _mm256_mul_ps(x, y);
+    case 3: return _mm256_div_ps(x, y);
+    case 4: return maxmin_ps(1, x, y);
+    default: return maxmin_ps(0, x, y);
+    }
+}
+
+/* 16 halves: widen exactly, one float operation, round once to half
+   (bit-exact, see f16_bin in vec_ops.c). Widening quiets NaNs and keeps
+   their payload, so max/min NaN lanes already follow the scalar rule;
+   arithmetic NaN lanes are fixed up. */
+static OACL_ALWAYS_INLINE __m256i step_f16(int k, const unsigned char *a, const unsigned char *b)
+{
+    const __m256 s0 = fop(k, _mm256_cvtph_ps(load128(a)), _mm256_cvtph_ps(load128(b)));
+    const __m256 s1 = fop(k, _mm256_cvtph_ps(load128(a + 16)), _mm256_cvtph_ps(load128(b + 16)));
     __m256i r = pack_halves(_mm256_cvtps_ph(s0, OACL_CVTPS_PH_RNE),
                             _mm256_cvtps_ph(s1, OACL_CVTPS_PH_RNE));
-    const unsigned nan = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(s0, s0, _CMP_UNORD_Q)) |
-                         ((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(s1, s1, _CMP_UNORD_Q)) << 8);
-    if (__builtin_expect(nan != 0, 0))
-        r = fix_nan_f16(r, a, b, nan);
+    if (k < 4) {
+        const unsigned nan = (unsigned)_mm256_movemask_ps(unordered(s0, s0)) |
+                             ((unsigned)_mm256_movemask_ps(unordered(s1, s1)) << 8);
+        if (__builtin_expect(nan != 0, 0))
+            r = fix_nan_f16(r, a, b, nan);
+    }
     return r;
 }
+
+static OACL_ALWAYS_INLINE __m256 load_ps(const unsigned char *p) { return _mm256_castsi256_ps(load256(p)); }
 
 static OACL_ALWAYS_INLINE __m256i step(enum vop op, const unsigned char *a, const unsigned char *b)
 {
     switch (op) {
-    case VADD_F16:
-        return step_vadd_f16(a, b);
-    case VADD_F32:
-        return _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(load256(a)),
-                                                 _mm256_castsi256_ps(load256(b))));
-    case VADD_I32:
-        return _mm256_add_epi32(load256(a), load256(b)); /* wraps */
-    case VADD_I16:
-        return _mm256_add_epi16(load256(a), load256(b)); /* wraps */
+    case ADD_F16: case SUB_F16: case MUL_F16: case DIV_F16: case MAX_F16: case MIN_F16:
+        return step_f16((int)(op - ADD_F16), a, b);
+    case ADD_F32: case SUB_F32: case MUL_F32: case DIV_F32: case MAX_F32: case MIN_F32:
+        return _mm256_castps_si256(fop((int)(op - ADD_F32), load_ps(a), load_ps(b)));
+    /* integers wrap */
+    case ADD_I32: return _mm256_add_epi32(load256(a), load256(b));
+    case SUB_I32: return _mm256_sub_epi32(load256(a), load256(b));
+    case MUL_I32: return _mm256_mullo_epi32(load256(a), load256(b));
+    case MAX_I32: return _mm256_max_epi32(load256(a), load256(b));
+    case MIN_I32: return _mm256_min_epi32(load256(a), load256(b));
+    case ADD_I16: return _mm256_add_epi16(load256(a), load256(b));
+    case SUB_I16: return _mm256_sub_epi16(load256(a), load256(b));
+    case MUL_I16: return _mm256_mullo_epi16(load256(a), load256(b));
+    case MAX_I16: return _mm256_max_epi16(load256(a), load256(b));
+    case MIN_I16: return _mm256_min_epi16(load256(a), load256(b));
     case CVT_F16_F32:
         /* VCVTPH2PS is exact, quiets signalling NaNs like oacl_f16_to_f32. */
         return _mm256_castps_si256(_mm256_cvtph_ps(load128(a)));
@@ -120,7 +168,7 @@ static OACL_ALWAYS_INLINE __m256i step(enum vop op, const unsigned char *a, cons
  * streaming stores (the caller fences). Fewer than a step's worth of
  * trailing elements are staged through zeroed stack buffers so that one
  * more full-width step handles them without reading or writing past the
- * operands (zero inputs can't produce a NaN, so no fix-up cost either).
+ * operands (lanes past the end compute on zeros and are discarded).
  */
 static OACL_ALWAYS_INLINE void span(enum vop op, unsigned char *d, const unsigned char *a,
                                     const unsigned char *b, size_t n, int nt)
@@ -177,24 +225,49 @@ static OACL_ALWAYS_INLINE void run(enum vop op, void *dst, const void *a, const 
     span(op, d, pa, pb, n, 0);
 }
 
+#define AVX2_BIN(name, OP) \
+    static void avx2_##name(void *dst, const void *a, const void *b, size_t n) { run(OP, dst, a, b, n); }
+AVX2_BIN(add_f16, ADD_F16)
+AVX2_BIN(sub_f16, SUB_F16)
+AVX2_BIN(mul_f16, MUL_F16)
+AVX2_BIN(div_f16, DIV_F16)
+AVX2_BIN(max_f16, MAX_F16)
+AVX2_BIN(min_f16, MIN_F16)
+AVX2_BIN(add_f32, ADD_F32)
+AVX2_BIN(sub_f32, SUB_F32)
+AVX2_BIN(mul_f32, MUL_F32)
+AVX2_BIN(div_f32, DIV_F32)
+AVX2_BIN(max_f32, MAX_F32)
+AVX2_BIN(min_f32, MIN_F32)
+AVX2_BIN(add_i32, ADD_I32)
+AVX2_BIN(sub_i32, SUB_I32)
+AVX2_BIN(mul_i32, MUL_I32)
+AVX2_BIN(max_i32, MAX_I32)
+AVX2_BIN(min_i32, MIN_I32)
+AVX2_BIN(add_i16, ADD_I16)
+AVX2_BIN(sub_i16, SUB_I16)
+AVX2_BIN(mul_i16, MUL_I16)
+AVX2_BIN(max_i16, MAX_I16)
+AVX2_BIN(min_i16, MIN_I16)
+
 static void avx2_vadd_f16(uint16_t *dst, const uint16_t *a, const uint16_t *b, size_t n)
 {
-    run(VADD_F16, dst, a, b, n);
+    run(ADD_F16, dst, a, b, n);
 }
 
 static void avx2_vadd_f32(float *dst, const float *a, const float *b, size_t n)
 {
-    run(VADD_F32, dst, a, b, n);
+    run(ADD_F32, dst, a, b, n);
 }
 
 static void avx2_vadd_i32(int32_t *dst, const int32_t *a, const int32_t *b, size_t n)
 {
-    run(VADD_I32, dst, a, b, n);
+    run(ADD_I32, dst, a, b, n);
 }
 
 static void avx2_vadd_i16(int16_t *dst, const int16_t *a, const int16_t *b, size_t n)
 {
-    run(VADD_I16, dst, a, b, n);
+    run(ADD_I16, dst, a, b, n);
 }
 
 static void avx2_cvt_f16_to_f32(float *dst, const uint16_t *src, size_t n)
@@ -207,6 +280,8 @@ static void avx2_cvt_f32_to_f16(uint16_t *dst, const float *src, size_t n)
     run(CVT_F32_F16, dst, src, NULL, n);
 }
 
+#define ROW(op) {avx2_##op##_f16, avx2_##op##_f32, avx2_##op##_i32, avx2_##op##_i16}
+
 static const struct oacl_vec_ops avx2_ops = {
     .vadd_f16 = avx2_vadd_f16,
     .vadd_f32 = avx2_vadd_f32,
@@ -214,6 +289,7 @@ static const struct oacl_vec_ops avx2_ops = {
     .vadd_i16 = avx2_vadd_i16,
     .cvt_f16_to_f32 = avx2_cvt_f16_to_f32,
     .cvt_f32_to_f16 = avx2_cvt_f32_to_f16,
+    .bin = {ROW(add), ROW(sub), ROW(mul), {avx2_div_f16, avx2_div_f32, NULL, NULL}, ROW(max), ROW(min)},
 };
 
 const struct oacl_vec_ops *oacl_vec_ops_avx2(void)

@@ -12,6 +12,24 @@
 #include <stdint.h>
 
 #include "common/fp16.h"
+#include "oacl/kernel_abi.h"
+
+/* Binary operations with per-ISA implementations: OACL_VOP_ADD..MIN
+   (row op - OACL_VOP_ADD) on f16, f32, i32, i16 (column oacl_vtype_index). */
+#define OACL_VBIN_OPS 6
+#define OACL_VTYPES 4
+typedef void (*oacl_vbin_fn)(void *dst, const void *a, const void *b, size_t n);
+
+static inline int oacl_vtype_index(int dtype)
+{
+    switch (dtype) {
+    case OACL_DT_F16: return 0;
+    case OACL_DT_F32: return 1;
+    case OACL_DT_I32: return 2;
+    case OACL_DT_I16: return 3;
+    default: return -1;
+    }
+}
 
 /* One implementation of every primitive (same contracts as kernel_abi.h). */
 struct oacl_vec_ops {
@@ -21,6 +39,8 @@ struct oacl_vec_ops {
     void (*vadd_i16)(int16_t *dst, const int16_t *a, const int16_t *b, size_t n);
     void (*cvt_f16_to_f32)(float *dst, const uint16_t *src, size_t n);
     void (*cvt_f32_to_f16)(uint16_t *dst, const float *src, size_t n);
+    /* NULL where this ISA has no version: the scalar one is used. */
+    oacl_vbin_fn bin[OACL_VBIN_OPS][OACL_VTYPES];
 };
 
 /* Portable C loops; always available. */
@@ -67,7 +87,8 @@ int oacl_vec_select_isa(enum oacl_vec_isa isa);
 enum oacl_vec_isa oacl_vec_active_isa(void);
 
 /*
- * NaN result of a half addition, used when the float sum is NaN. Made
+ * NaN result of a half operation (add, and every other f16 primitive),
+ * used when the float result is NaN or, for max/min, an operand is. Made
  * explicit rather than left to the FPU because hardware differs (x86
  * returns the first NaN operand and a negative default NaN, Arm prefers a
  * signalling operand and a positive default NaN) and compilers may swap
@@ -100,6 +121,16 @@ static inline uint16_t oacl_f16_add(uint16_t a, uint16_t b)
     if (s != s)
         return oacl_f16_add_nan(a, b);
     return oacl_f32_to_f16(s);
+}
+
+/* The same rule for f32 results (quiet bit 0x00400000). */
+static inline float oacl_f32_nan(float a, float b)
+{
+    if (a != a)
+        return oacl_f32_from_bits(oacl_f32_bits(a) | 0x00400000u);
+    if (b != b)
+        return oacl_f32_from_bits(oacl_f32_bits(b) | 0x00400000u);
+    return oacl_f32_from_bits(0x7FC00000u);
 }
 
 #endif /* OACL_DEVICE_CPU_VEC_OPS_IMPL_H */

@@ -1,0 +1,1 @@
+#include "oacl/kernel_operator.h"

@@ -1,0 +1,330 @@
+/*
+ * Events of the CPU device.
+ *
+ * Every record of an event is a "capture": an inline task on the recording
+ * queue that completes once everything queued before it has. The event
+ * refers to its newest capture (query, synchronise, new waits); a wait
+ * enqueued on another queue keeps the capture that was newest when the
+ * wait was enqueued, so a later re-record cannot release or block it.
+ * Captures are kept in a list until they complete; a capture that is not
+ * in the list is complete.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "common/futex.h"
+#include "device/cpu/cpu_device.h"
+
+struct capture {
+    uint64_t gen;
+    int error;                    /* first failure of the queue before the record */
+    struct oacl_task *waiters;    /* EXTERNAL wait tasks (linked through ->link) */
+    struct capture *next;
+};
+
+struct oacl_bevent {
+    uint32_t refs;                /* atomic: API handle + queued tasks */
+    pthread_mutex_t lock;
+    uint64_t last_gen;            /* newest capture (0: never recorded) */
+    uint64_t reset_gen;           /* captures up to here are forgotten by a reset */
+    struct capture *pending;      /* captures not completed yet */
+    uint64_t done_ts_ns;          /* completion time of the newest capture, when complete */
+    uint64_t done_gen;            /* which capture done_ts_ns belongs to */
+    int done_error;
+    uint32_t word;                /* atomic futex word: bumped whenever a capture completes */
+    uint32_t sleepers;            /* atomic */
+    uint32_t pending_waits;       /* wait tasks not yet satisfied */
+};
+
+static void event_put(struct oacl_bevent *e)
+{
+    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) != 0)
+        return;
+    pthread_mutex_destroy(&e->lock);
+    free(e);
+}
+
+int oacl_cpu_event_create(struct oacl_bdev *dev, struct oacl_bevent **out, char *err)
+{
+    (void)dev;
+    struct oacl_bevent *e = calloc(1, sizeof(*e));
+    if (!e) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for an event");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    pthread_mutex_init(&e->lock, NULL);
+    e->refs = 1;
+    *out = e;
+    return ACL_SUCCESS;
+}
+
+void oacl_cpu_event_destroy(struct oacl_bevent *e) { event_put(e); }
+
+/* ---- record ------------------------------------------------------------ */
+
+struct record_data {
+    struct oacl_bevent *event;
+    uint64_t gen;
+};
+
+/* Runs when the record reaches the head of its queue: the captured work is
+ * done. */
+static void record_run(struct oacl_task *t, uint32_t unit)
+{
+    (void)unit;
+    struct record_data *r = t->data;
+    struct oacl_bevent *e = r->event;
+    uint64_t now = oacl_now_ns();
+    /* The first failure of the queue since its last synchronise, if any,
+       belongs to the captured work. */
+    int error = oacl_exec_peek_fault(t->queue);
+    struct oacl_task *release = NULL;
+    pthread_mutex_lock(&e->lock);
+    for (struct capture **c = &e->pending; *c; c = &(*c)->next) {
+        if ((*c)->gen == r->gen) {
+            struct capture *done = *c;
+            *c = done->next;
+            release = done->waiters;
+            free(done);
+            break;
+        }
+    }
+    if (r->gen == e->last_gen) {
+        e->done_ts_ns = now;
+        e->done_gen = r->gen;
+        e->done_error = error;
+    }
+    __atomic_add_fetch(&e->word, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&e->lock);
+    if (__atomic_load_n(&e->sleepers, __ATOMIC_SEQ_CST))
+        oacl_futex_wake(&e->word, INT_MAX);
+    /* Waits on other queues may go on now. */
+    while (release) {
+        struct oacl_task *w = release;
+        release = w->link;
+        w->link = NULL;
+        __atomic_sub_fetch(&e->pending_waits, 1, __ATOMIC_RELAXED);
+        oacl_exec_task_done(w);
+    }
+}
+
+static void event_task_release(struct oacl_task *t)
+{
+    struct record_data *r = t->data;
+    event_put(r->event);
+    free(t);
+}
+
+/* A task with its small payload in one allocation. */
+static struct oacl_task *task_new(size_t payload)
+{
+    size_t head = (sizeof(struct oacl_task) + 15) & ~(size_t)15;
+    struct oacl_task *t = calloc(1, head + payload);
+    if (t) {
+        t->data = (char *)t + head;
+        t->refs = 1;
+    }
+    return t;
+}
+
+int oacl_cpu_event_record(struct oacl_queue *q, struct oacl_bevent *e, char *err)
+{
+    struct oacl_task *t = task_new(sizeof(struct record_data));
+    struct capture *c = calloc(1, sizeof(*c));
+    if (!t || !c) {
+        free(t);
+        free(c);
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for an event record");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    struct record_data *r = t->data;
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+    r->event = e;
+    pthread_mutex_lock(&e->lock);
+    r->gen = ++e->last_gen;
+    c->gen = r->gen;
+    c->next = e->pending;
+    e->pending = c;
+    pthread_mutex_unlock(&e->lock);
+    t->kind = OACL_TASK_INLINE;
+    t->run = record_run;
+    t->release = event_task_release;
+    t->dev = q->dev;
+    oacl_exec_submit(q, t);
+    return ACL_SUCCESS;
+}
+
+/* ---- stream waits -------------------------------------------------------- */
+
+/* Starts a wait: done at once when its capture is complete, else parked on
+ * the capture until its record runs. */
+static bool wait_start(struct oacl_task *t)
+{
+    struct record_data *r = t->data;
+    struct oacl_bevent *e = r->event;
+    pthread_mutex_lock(&e->lock);
+    for (struct capture *c = e->pending; c; c = c->next) {
+        if (c->gen == r->gen) {
+            t->link = c->waiters;
+            c->waiters = t;
+            pthread_mutex_unlock(&e->lock);
+            return false;
+        }
+    }
+    pthread_mutex_unlock(&e->lock);
+    __atomic_sub_fetch(&e->pending_waits, 1, __ATOMIC_RELAXED);
+    return true;
+}
+
+/* Forced destroy of the waiting queue: unpark and finish the wait. */
+static void wait_cancel(struct oacl_task *t)
+{
+    struct record_data *r = t->data;
+    struct oacl_bevent *e = r->event;
+    bool found = false;
+    pthread_mutex_lock(&e->lock);
+    for (struct capture *c = e->pending; c && !found; c = c->next)
+        for (struct oacl_task **w = &c->waiters; *w; w = &(*w)->link)
+            if (*w == t) {
+                *w = t->link;
+                found = true;
+                break;
+            }
+    pthread_mutex_unlock(&e->lock);
+    if (found) { /* not released by a record meanwhile */
+        t->link = NULL;
+        __atomic_sub_fetch(&e->pending_waits, 1, __ATOMIC_RELAXED);
+        oacl_exec_task_done(t);
+    }
+}
+
+static void wait_release(struct oacl_task *t)
+{
+    struct record_data *r = t->data;
+    if (!t->started) /* dropped before it ever ran */
+        __atomic_sub_fetch(&r->event->pending_waits, 1, __ATOMIC_RELAXED);
+    event_put(r->event);
+    free(t);
+}
+
+int oacl_cpu_event_wait(struct oacl_queue *q, struct oacl_bevent *e, bool *queued, char *err)
+{
+    pthread_mutex_lock(&e->lock);
+    uint64_t gen = e->last_gen > e->reset_gen ? e->last_gen : 0;
+    pthread_mutex_unlock(&e->lock);
+    *queued = gen != 0;
+    if (!gen)
+        return ACL_SUCCESS; /* nothing recorded: nothing to wait for */
+    struct oacl_task *t = task_new(sizeof(struct record_data));
+    if (!t) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for an event wait");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    struct record_data *r = t->data;
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&e->pending_waits, 1, __ATOMIC_RELAXED);
+    r->event = e;
+    r->gen = gen;
+    t->kind = OACL_TASK_EXTERNAL;
+    t->start = wait_start;
+    t->cancel = wait_cancel;
+    t->release = wait_release;
+    t->dev = q->dev;
+    oacl_exec_submit(q, t);
+    return ACL_SUCCESS;
+}
+
+/* ---- reset ------------------------------------------------------------------ */
+
+static void reset_run(struct oacl_task *t, uint32_t unit)
+{
+    (void)unit;
+    struct record_data *r = t->data;
+    struct oacl_bevent *e = r->event;
+    pthread_mutex_lock(&e->lock);
+    if (r->gen > e->reset_gen)
+        e->reset_gen = r->gen;
+    pthread_mutex_unlock(&e->lock);
+}
+
+int oacl_cpu_event_reset(struct oacl_queue *q, struct oacl_bevent *e, char *err)
+{
+    struct oacl_task *t = task_new(sizeof(struct record_data));
+    if (!t) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for an event reset");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    struct record_data *r = t->data;
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+    r->event = e;
+    pthread_mutex_lock(&e->lock);
+    r->gen = e->last_gen; /* forgets what was recorded before the reset */
+    pthread_mutex_unlock(&e->lock);
+    t->kind = OACL_TASK_INLINE;
+    t->run = reset_run;
+    t->release = event_task_release;
+    t->dev = q->dev;
+    oacl_exec_submit(q, t);
+    return ACL_SUCCESS;
+}
+
+/* ---- queries ------------------------------------------------------------------ */
+
+/* State of the newest capture: 0 none (never recorded, or reset), 1 pending,
+ * 2 complete. */
+static int newest_state(struct oacl_bevent *e, uint64_t *gen)
+{
+    uint64_t g = e->last_gen;
+    *gen = g;
+    if (g == 0 || g <= e->reset_gen)
+        return 0;
+    for (struct capture *c = e->pending; c; c = c->next)
+        if (c->gen == g)
+            return 1;
+    return 2;
+}
+
+void oacl_cpu_event_query(struct oacl_bevent *e, struct oacl_event_state *st)
+{
+    uint64_t gen;
+    pthread_mutex_lock(&e->lock);
+    int s = newest_state(e, &gen);
+    st->recorded = s != 0;
+    st->complete = s == 2;
+    st->timestamp_ns = s == 2 && e->done_gen == gen ? e->done_ts_ns : 0;
+    st->error = s == 2 && e->done_gen == gen ? e->done_error : 0;
+    st->waits_pending = __atomic_load_n(&e->pending_waits, __ATOMIC_RELAXED) != 0;
+    pthread_mutex_unlock(&e->lock);
+}
+
+int oacl_cpu_event_sync(struct oacl_bevent *e, int64_t timeout_ns)
+{
+    uint64_t deadline = timeout_ns >= 0 ? oacl_now_ns() + (uint64_t)timeout_ns : UINT64_MAX;
+    uint64_t target;
+    pthread_mutex_lock(&e->lock);
+    int s = newest_state(e, &target);
+    pthread_mutex_unlock(&e->lock);
+    if (s != 1)
+        return 0;
+    for (;;) {
+        uint32_t word = __atomic_load_n(&e->word, __ATOMIC_SEQ_CST);
+        bool pending = false;
+        pthread_mutex_lock(&e->lock);
+        for (struct capture *c = e->pending; c; c = c->next)
+            pending |= c->gen == target;
+        pthread_mutex_unlock(&e->lock);
+        if (!pending)
+            return 0;
+        uint64_t now = oacl_now_ns();
+        if (now >= deadline)
+            return ETIMEDOUT;
+        __atomic_add_fetch(&e->sleepers, 1, __ATOMIC_SEQ_CST);
+        oacl_futex_wait(&e->word, word, deadline == UINT64_MAX ? -1 : (int64_t)(deadline - now));
+        __atomic_sub_fetch(&e->sleepers, 1, __ATOMIC_SEQ_CST);
+    }
+}
