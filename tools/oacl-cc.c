@@ -15,6 +15,16 @@
  *      parameter i-1 ends) plus an array of parameter sizes;
  *   3. compile a table TU defining the descriptor, link everything with
  *      -lacl_rt and move the result into place atomically.
+ * Before any of this, every source whose text holds `kernel<<<...>>>(...)`
+ * launches or asm("trap") is rewritten into a temporary copy (tools/
+ * oacl_rewrite.c) that starts with `#line 1 "<source>"`; the source's own
+ * directory stays on the quote-include path.
+ *
+ * Other outputs (--emit): `object` compiles the (rewritten) sources into one
+ * relocatable object holding kernels and their host launch wrappers, for
+ * linking into a program; `source` writes the rewritten source itself, to be
+ * compiled by the project's own compiler (ascendc_library does this).
+ *
  * Child processes run through posix_spawnp without a shell: paths may hold
  * spaces. Sections: utilities, options, running tools, lexing, scanning,
  * code generation, main.
@@ -39,6 +49,7 @@
 
 #include "device/cpu/soc_profile.h"
 #include "oacl/kernel_abi.h"
+#include "oacl_rewrite.h"
 
 #ifndef OACL_VERSION_STRING
 #define OACL_VERSION_STRING "unknown"
@@ -328,14 +339,20 @@ struct oacl_source {
     const char *arg;   /* as given on the command line */
     char *abs;         /* absolute path */
     char *dir;         /* its directory, on the quote-include path */
+    char *path;        /* what is compiled: abs, or the rewritten copy */
     enum oacl_lang lang;
+    unsigned launches, traps; /* rewritten <<<>>> launches and asm("trap") */
     /* Names declared with C linkage in this (C++) source, from the scan. */
     struct oacl_cname *cnames;
     size_t ncnames, cnames_cap;
 };
 
+enum oacl_emit { OACL_EMIT_BINARY, OACL_EMIT_OBJECT, OACL_EMIT_SOURCE };
+
 static struct {
     const char *out;
+    const char *depfile;        /* --depfile: Makefile-style dependencies of out */
+    enum oacl_emit emit;
     const char *soc;            /* --soc value; NULL if not given */
     struct oacl_argv cpp;       /* -I/-D/-U in command-line order */
     struct oacl_argv flags;     /* -W*, -f*, -m*, -g, ... in order */
@@ -355,8 +372,16 @@ static void oacl_usage(FILE *f)
         "usage: oacl-cc [options] -o OUT SRC...\n"
         "Compile kernel sources (C11 .c, C++17 .cpp/.cc/.cxx/.C) into a kernel\n"
         "binary for oacl's simulated device (loadable with aclrtBinaryLoadFromFile).\n"
+        "kernel<<<blockDim, l2ctrl, stream>>>(args...) launches in C++ sources and\n"
+        "asm(\"trap\") in kernels are rewritten for the host compiler.\n"
         "\n"
         "  -o FILE            output file (required); parent directories are created\n"
+        "  --emit=binary      a loadable kernel binary (the default)\n"
+        "  --emit=object, -c  one relocatable object with the kernels and their host\n"
+        "                     launch wrappers, to link into a program (with -lacl_rt)\n"
+        "  --emit=source      the rewritten source (one SRC), for the host compiler\n"
+        "  --depfile=FILE     also write OUT's dependencies (sources and every header\n"
+        "                     they include) as a Makefile rule, as -MD -MF do\n"
         "  --soc=NAME         SoC to compile for (else $SOC_VERSION, else %s);\n"
         "                     an empty or unknown name falls back to the default\n"
         "  -I DIR, -D N[=V], -U N   preprocessor options\n"
@@ -447,6 +472,19 @@ static void oacl_parse_args(int argc, char **argv)
             g_opt.verbose = true;
         } else if (strcmp(a, "--keep-temps") == 0) {
             g_opt.keep = true;
+        } else if (strcmp(a, "-c") == 0) {
+            g_opt.emit = OACL_EMIT_OBJECT;
+        } else if ((v = oacl_optval(argc, argv, &i, "--emit"))) {
+            if (strcmp(v, "binary") == 0)
+                g_opt.emit = OACL_EMIT_BINARY;
+            else if (strcmp(v, "object") == 0)
+                g_opt.emit = OACL_EMIT_OBJECT;
+            else if (strcmp(v, "source") == 0)
+                g_opt.emit = OACL_EMIT_SOURCE;
+            else
+                oacl_fatal("unknown --emit kind '%s' (binary, object or source)", v);
+        } else if ((v = oacl_optval(argc, argv, &i, "--depfile"))) {
+            g_opt.depfile = v;
         } else if ((v = oacl_optval(argc, argv, &i, "--soc"))) {
             g_opt.soc = v;
         } else if ((v = oacl_optval(argc, argv, &i, "--include-dir"))) {
@@ -540,6 +578,8 @@ static void oacl_finish_options(void)
         oacl_fatal("no output file given (-o FILE)");
     if (g_opt.nsrcs == 0)
         oacl_fatal("no kernel sources given");
+    if (g_opt.emit == OACL_EMIT_SOURCE && g_opt.nsrcs != 1)
+        oacl_fatal("--emit=source takes exactly one source");
 
     /* Default header and library directories sit next to bin/ in the
      * install prefix (and in the build tree, which mirrors it). */
@@ -593,6 +633,7 @@ static void oacl_finish_options(void)
                        real);
         s->abs = oacl_strdup(real);
         s->dir = oacl_dirname(real);
+        s->path = s->abs;
     }
     /* A mistyped command line must not overwrite a source. */
     char *out_dir = oacl_dirname(g_opt.out);
@@ -612,8 +653,32 @@ static void oacl_finish_options(void)
  * Temporary files, cleanup and running tools
  * ====================================================================== */
 
+static void oacl_mkdir_p(const char *dir);
+
 static char g_tmpdir[PATH_MAX];  /* empty until created */
 static char g_out_tmp[PATH_MAX]; /* partial output, removed unless renamed */
+
+/* The output is written under a temporary name next to it and moved into
+ * place when complete: a failed or interrupted run leaves nothing. */
+static const char *g_out_tmp_name(void)
+{
+    if (!g_out_tmp[0]) {
+        char *dir = oacl_dirname(g_opt.out);
+        oacl_mkdir_p(dir);
+        oacl_xfree(dir);
+        if (snprintf(g_out_tmp, sizeof(g_out_tmp), "%s.tmp.%ld", g_opt.out, (long)getpid()) >=
+            (int)sizeof(g_out_tmp))
+            oacl_fatal("output path too long");
+    }
+    return g_out_tmp;
+}
+
+static void oacl_out_commit(void)
+{
+    if (rename(g_out_tmp, g_opt.out) != 0)
+        oacl_fatal("cannot move the output into place as '%s': %s", g_opt.out, strerror(errno));
+    g_out_tmp[0] = '\0';
+}
 
 /* Temp file names are fixed per source index so that the signal handler
  * can remove them without allocating. idx < 0 names the table TU. */
@@ -647,7 +712,7 @@ static void oacl_tmp_path(char *dst, size_t cap, long idx, const char *suffix)
     memcpy(dst + d + 1 + n, suffix, s + 1);
 }
 
-static const char *const g_tmp_suffixes[] = {".i", ".c", ".cpp", ".o"};
+static const char *const g_tmp_suffixes[] = {".i", ".c", ".cpp", ".o", ".rw.c", ".rw.cpp", ".d"};
 
 /* Async-signal-safe: only unlink/rmdir on names computed in place. */
 static void oacl_remove_temps(void)
@@ -1697,7 +1762,7 @@ static void oacl_gen_wrapper(size_t idx, const char *path)
     const struct oacl_source *s = &g_opt.srcs[idx];
     bool cxx = s->lang == OACL_LANG_CXX;
     struct oacl_buf b = {0};
-    oacl_buf_printf(&b, "// Generated by oacl-cc from %s\n#include \"%s\"\n", s->abs, s->abs);
+    oacl_buf_printf(&b, "// Generated by oacl-cc from %s\n#include \"%s\"\n", s->abs, s->path);
     bool any = false;
     for (size_t i = 0; i < g_nkernels; i++) {
         if (g_kernels[i].src != idx)
@@ -1754,6 +1819,83 @@ static void oacl_gen_table(const char *path)
 }
 
 /* ======================================================================
+ * Rewriting <<<>>> launches and asm("trap")
+ * ====================================================================== */
+
+/* What goes in front of a rewritten source: declarations the rewritten
+ * code needs, then `#line 1` back to the original. With `macros`, also the
+ * SoC macros that -D gives a compile run by oacl-cc itself. */
+static void oacl_rewrite_prelude(struct oacl_buf *b, const struct oacl_source *s, bool macros)
+{
+    bool cxx = s->lang == OACL_LANG_CXX;
+    oacl_buf_printf(b, "// Generated by oacl-cc from %s: kernel<<<...>>>(...) launches and asm(\"trap\")\n"
+                       "// rewritten for the host compiler; compile with -iquote <the source's directory>.\n",
+                    s->abs);
+    if (macros) {
+        const struct oacl_soc_profile *soc = g_opt.soc_profile;
+        oacl_buf_printf(b, "#ifndef __NPU_ARCH__\n#define __NPU_ARCH__ %u\n#endif\n", soc->npu_arch);
+        oacl_buf_puts(b, "#ifndef OACL_SOC_VERSION\n#define OACL_SOC_VERSION ");
+        oacl_put_cstr(b, soc->name);
+        oacl_buf_puts(b, "\n#endif\n");
+    }
+    if (cxx && s->launches)
+        oacl_buf_puts(b, "#include <oacl/kernel_entry.hpp>\n");
+    else if (cxx && s->traps)
+        oacl_buf_puts(b, "#include <oacl/kernel_abi.h>\n");
+    else if (s->traps) /* no headers in front of a C source: feature macros it defines must still work */
+        oacl_buf_puts(b, "extern void oacl_kernel_trap(void) __attribute__((__noreturn__));\n");
+    oacl_buf_puts(b, "#line 1 ");
+    oacl_put_cstr(b, s->abs);
+    oacl_buf_puts(b, "\n");
+}
+
+/* Rewrites every source that needs it into a temporary copy (or, for
+ * --emit=source, writes the output). */
+static bool oacl_rewrite_all(void)
+{
+    for (size_t i = 0; i < g_opt.nsrcs; i++) {
+        struct oacl_source *s = &g_opt.srcs[i];
+        size_t len;
+        char *text = oacl_read_file(s->abs, &len);
+        struct oacl_rw_result r;
+        bool ok = oacl_rewrite(text, len, s->lang == OACL_LANG_CXX, &r);
+        oacl_xfree(text);
+        if (!ok) {
+            unsigned shown = r.ndiags < 8 ? r.ndiags : 8;
+            for (unsigned d = 0; d < shown; d++)
+                fprintf(stderr, "oacl-cc: error: %s:%u: %s\n", s->arg, r.diags[d].line, r.diags[d].msg);
+            if (r.ndiags > shown)
+                fprintf(stderr, "oacl-cc: error: %s: %u more errors\n", s->arg, r.ndiags - shown);
+            g_errors++;
+            continue;
+        }
+        s->launches = r.launches;
+        s->traps = r.traps;
+        bool emit_source = g_opt.emit == OACL_EMIT_SOURCE;
+        if (emit_source || r.launches || r.traps) {
+            struct oacl_buf b = {0};
+            oacl_rewrite_prelude(&b, s, emit_source);
+            oacl_buf_putn(&b, r.text, r.len);
+            if (r.len && r.text[r.len - 1] != '\n')
+                oacl_buf_puts(&b, "\n");
+            if (emit_source) {
+                oacl_write_file(g_out_tmp_name(), b.s);
+                oacl_out_commit();
+            } else {
+                s->path = oacl_tmp((long)i, s->lang == OACL_LANG_CXX ? ".rw.cpp" : ".rw.c");
+                oacl_write_file(s->path, b.s);
+            }
+            oacl_xfree(b.s);
+        }
+        free(r.text);
+        if (g_opt.verbose && (r.launches || r.traps))
+            fprintf(stderr, "oacl-cc: %s: %u launch%s and %u trap%s rewritten\n", s->arg, r.launches,
+                    r.launches == 1 ? "" : "es", r.traps, r.traps == 1 ? "" : "s");
+    }
+    return g_errors == 0;
+}
+
+/* ======================================================================
  * Driving the compiler
  * ====================================================================== */
 
@@ -1802,7 +1944,7 @@ static bool oacl_scan_all(void)
         oacl_common_flags(&cmd, s->lang, s->dir);
         oacl_argv_push(&cmd, "-x");
         oacl_argv_push(&cmd, s->lang == OACL_LANG_CXX ? "c++" : "c");
-        oacl_argv_push(&cmd, s->abs);
+        oacl_argv_push(&cmd, s->path);
         oacl_argv_push(&cmd, "-o");
         oacl_argv_push(&cmd, ipath);
         bool ok = oacl_run(&cmd);
@@ -1824,13 +1966,22 @@ static bool oacl_scan_all(void)
     return g_errors == 0;
 }
 
+/* Compiles `in`; with --depfile, source compiles (idx >= 0) also write the
+ * compiler's dependency list to <tmp>/<idx>.d. */
 static bool oacl_compile(const char *compiler, enum oacl_lang lang, const char *dir, const char *in,
-                         const char *obj, const char *what)
+                         const char *obj, const char *what, long idx)
 {
     struct oacl_argv cmd = {0};
     oacl_argv_push(&cmd, compiler);
     oacl_argv_push(&cmd, "-c");
     oacl_common_flags(&cmd, lang, dir);
+    if (g_opt.depfile && idx >= 0) {
+        char *d = oacl_tmp(idx, ".d");
+        oacl_argv_push(&cmd, "-MD");
+        oacl_argv_push(&cmd, "-MF");
+        oacl_argv_push(&cmd, d);
+        oacl_xfree(d);
+    }
     oacl_argv_push(&cmd, "-x");
     oacl_argv_push(&cmd, lang == OACL_LANG_CXX ? "c++" : "c");
     oacl_argv_push(&cmd, in);
@@ -1841,6 +1992,117 @@ static bool oacl_compile(const char *compiler, enum oacl_lang lang, const char *
     if (!ok)
         oacl_error("compiling %s failed", what);
     return ok;
+}
+
+/* ---- dependency files ---- */
+
+struct oacl_deps {
+    char **v;
+    size_t n, cap;
+};
+
+static void oacl_deps_add(struct oacl_deps *d, const char *path, size_t len)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (strlen(d->v[i]) == len && memcmp(d->v[i], path, len) == 0)
+            return;
+    if (d->n == d->cap) {
+        d->cap = d->cap ? d->cap * 2 : 64;
+        d->v = oacl_xrealloc(d->v, d->cap * sizeof(*d->v));
+    }
+    d->v[d->n++] = oacl_strndup(path, len);
+}
+
+/* The prerequisites of a compiler-written .d file (GCC's escaping: "\ "
+ * for a space, "\#", "$$", backslash-newline between names). */
+static void oacl_deps_read(struct oacl_deps *d, const char *path)
+{
+    size_t len;
+    char *text = oacl_read_file(path, &len);
+    const char *p = text, *end = text + len;
+    while (p < end && !(*p == ':' && (p + 1 == end || p[1] == ' ' || p[1] == '\t' || p[1] == '\n' || p[1] == '\\')))
+        p += (*p == '\\' && p + 1 < end) ? 2 : 1;
+    if (p < end)
+        p++;
+    struct oacl_buf name = {0};
+    for (;;) {
+        bool sep = p >= end || *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
+                   (*p == '\\' && p + 1 < end && (p[1] == '\n' || p[1] == '\r'));
+        if (sep) {
+            if (name.len) {
+                oacl_deps_add(d, name.s, name.len);
+                name.len = 0;
+            }
+            if (p >= end)
+                break;
+            p += *p == '\\' ? 2 : 1;
+            continue;
+        }
+        if (*p == '\\' && p + 1 < end && (p[1] == ' ' || p[1] == '#' || p[1] == '\\')) {
+            oacl_buf_putn(&name, p + 1, 1);
+            p += 2;
+        } else if (*p == '$' && p + 1 < end && p[1] == '$') {
+            oacl_buf_putn(&name, "$", 1);
+            p += 2;
+        } else {
+            oacl_buf_putn(&name, p, 1);
+            p++;
+        }
+    }
+    oacl_xfree(name.s);
+    oacl_xfree(text);
+}
+
+static void oacl_put_dep(struct oacl_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == ' ' || *s == '#' || *s == '\\')
+            oacl_buf_putn(b, "\\", 1);
+        else if (*s == '$')
+            oacl_buf_putn(b, "$", 1);
+        oacl_buf_putn(b, s, 1);
+    }
+}
+
+/* --depfile: OUT depends on every source and on what the compiles read,
+ * except oacl-cc's own temporary files. Written like the output, under a
+ * temporary name first. */
+static void oacl_write_depfile(void)
+{
+    struct oacl_deps d = {0};
+    for (size_t i = 0; i < g_opt.nsrcs; i++)
+        oacl_deps_add(&d, g_opt.srcs[i].abs, strlen(g_opt.srcs[i].abs));
+    for (size_t i = 0; i < g_opt.nsrcs; i++) {
+        char *path = oacl_tmp((long)i, ".d");
+        if (access(path, R_OK) == 0)
+            oacl_deps_read(&d, path);
+        oacl_xfree(path);
+    }
+    struct oacl_buf b = {0};
+    oacl_put_dep(&b, g_opt.out);
+    oacl_buf_puts(&b, ":");
+    size_t tl = strlen(g_tmpdir);
+    for (size_t i = 0; i < d.n; i++) {
+        if (strncmp(d.v[i], g_tmpdir, tl) == 0 && d.v[i][tl] == '/')
+            continue;
+        oacl_buf_puts(&b, " \\\n ");
+        oacl_put_dep(&b, d.v[i]);
+    }
+    oacl_buf_puts(&b, "\n");
+    char *dir = oacl_dirname(g_opt.depfile);
+    oacl_mkdir_p(dir);
+    oacl_xfree(dir);
+    char *tmp = oacl_fmt("%s.tmp.%ld", g_opt.depfile, (long)getpid());
+    oacl_write_file(tmp, b.s);
+    if (rename(tmp, g_opt.depfile) != 0) {
+        unlink(tmp);
+        oacl_fatal("cannot write the dependency file '%s': %s", g_opt.depfile, strerror(errno));
+    }
+    oacl_xfree(tmp);
+    oacl_xfree(b.s);
+    for (size_t i = 0; i < d.n; i++)
+        oacl_xfree(d.v[i]);
+    oacl_xfree(d.v);
 }
 
 /* Sanitized kernels get their runtime from the host executable (clang
@@ -1867,7 +2129,7 @@ static bool oacl_build(void)
         char *wrap = oacl_tmp((long)i, cxx ? ".cpp" : ".c"), *obj = oacl_tmp((long)i, ".o");
         char *what = oacl_fmt("'%s'", s->arg);
         oacl_gen_wrapper(i, wrap);
-        ok = oacl_compile(oacl_compiler(s->lang), s->lang, s->dir, wrap, obj, what);
+        ok = oacl_compile(oacl_compiler(s->lang), s->lang, s->dir, wrap, obj, what, (long)i);
         oacl_argv_push(&objs, obj);
         oacl_xfree(wrap);
         oacl_xfree(obj);
@@ -1876,18 +2138,13 @@ static bool oacl_build(void)
     if (ok) {
         char *table = oacl_tmp(-1, ".c"), *obj = oacl_tmp(-1, ".o");
         oacl_gen_table(table);
-        ok = oacl_compile(g_opt.cc, OACL_LANG_C, NULL, table, obj, "the kernel table");
+        ok = oacl_compile(g_opt.cc, OACL_LANG_C, NULL, table, obj, "the kernel table", -1);
         oacl_argv_push(&objs, obj);
         oacl_xfree(table);
         oacl_xfree(obj);
     }
     if (ok) {
-        char *dir = oacl_dirname(g_opt.out);
-        oacl_mkdir_p(dir);
-        oacl_xfree(dir);
-        if (snprintf(g_out_tmp, sizeof(g_out_tmp), "%s.tmp.%ld", g_opt.out, (long)getpid()) >=
-            (int)sizeof(g_out_tmp))
-            oacl_fatal("output path too long");
+        g_out_tmp_name();
         struct oacl_argv cmd = {0};
         oacl_argv_push(&cmd, any_cxx ? g_opt.cxx : g_opt.cc);
         oacl_argv_push(&cmd, "-shared");
@@ -1911,11 +2168,44 @@ static bool oacl_build(void)
         oacl_argv_free(&cmd);
         if (!ok)
             oacl_error("linking '%s' failed", g_opt.out);
-        else if (rename(g_out_tmp, g_opt.out) != 0)
-            oacl_fatal("cannot move the output into place as '%s': %s", g_opt.out, strerror(errno));
         else
-            g_out_tmp[0] = '\0';
+            oacl_out_commit();
     }
+    oacl_argv_free(&objs);
+    return ok;
+}
+
+/* --emit=object: every (rewritten) source compiled as it is, no kernel
+ * table; several sources are combined into one relocatable object. */
+static bool oacl_build_object(void)
+{
+    struct oacl_argv objs = {0};
+    bool ok = true;
+    const char *out = g_out_tmp_name();
+    for (size_t i = 0; i < g_opt.nsrcs && ok; i++) {
+        const struct oacl_source *s = &g_opt.srcs[i];
+        char *obj = g_opt.nsrcs == 1 ? oacl_strdup(out) : oacl_tmp((long)i, ".o");
+        char *what = oacl_fmt("'%s'", s->arg);
+        ok = oacl_compile(oacl_compiler(s->lang), s->lang, s->dir, s->path, obj, what, (long)i);
+        oacl_argv_push(&objs, obj);
+        oacl_xfree(obj);
+        oacl_xfree(what);
+    }
+    if (ok && g_opt.nsrcs > 1) {
+        struct oacl_argv cmd = {0};
+        oacl_argv_push(&cmd, g_opt.cc);
+        oacl_argv_push(&cmd, "-r");
+        oacl_argv_push(&cmd, "-nostdlib");
+        oacl_argv_push(&cmd, "-o");
+        oacl_argv_push(&cmd, out);
+        oacl_argv_append(&cmd, &objs);
+        ok = oacl_run(&cmd);
+        oacl_argv_free(&cmd);
+        if (!ok)
+            oacl_error("combining the objects into '%s' failed", g_opt.out);
+    }
+    if (ok)
+        oacl_out_commit();
     oacl_argv_free(&objs);
     return ok;
 }
@@ -1938,7 +2228,22 @@ int main(int argc, char **argv)
     if (g_opt.verbose)
         fprintf(stderr, "oacl-cc: SoC %s (arch %u), cc %s, c++ %s\n", g_opt.soc_profile->name,
                 g_opt.soc_profile->npu_arch, g_opt.cc, g_opt.cxx);
-    if (!oacl_scan_all() || !oacl_build())
+    if (!oacl_rewrite_all())
         return 1;
-    return 0;
+    bool ok;
+    switch (g_opt.emit) {
+    case OACL_EMIT_SOURCE:
+        ok = true;
+        break;
+    case OACL_EMIT_OBJECT:
+        ok = oacl_build_object();
+        break;
+    case OACL_EMIT_BINARY:
+    default:
+        ok = oacl_scan_all() && oacl_build();
+        break;
+    }
+    if (ok && g_opt.depfile)
+        oacl_write_depfile();
+    return ok ? 0 : 1;
 }

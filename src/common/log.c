@@ -44,8 +44,15 @@ void oacl_log(enum oacl_log_level level, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
     va_end(ap);
-    /* One write per line keeps lines whole when threads log concurrently. */
+    /* A message is one line: control characters from embedded values (an
+     * environment variable holding a newline, say) become '?', so no part
+     * of a log message can stand on a line of its own. Tools parse the
+     * output of programs for bare words (the SoC name of a detection
+     * program, for one). */
     size_t len = strlen(line);
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)line[i] < 0x20 && line[i] != '\t')
+            line[i] = '?';
     line[len++] = '\n';
     fwrite(line, 1, len, stderr);
 }

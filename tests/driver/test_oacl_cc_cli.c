@@ -295,6 +295,118 @@ static void test_usage_errors(void **state)
     assert_log_has("oacl-cc (oacl) ");
 }
 
+/* ---- <<<>>> launches and the object and source outputs --------------------- */
+
+static void test_launch_errors(void **state)
+{
+    (void)state;
+    /* Caught by the rewrite, with the original file and line. */
+    assert_int_equal(run_cc("-c", "-o", SCRATCH "/out.o", BAD "launch_malformed.cpp"), 1);
+    assert_log_has("oacl-cc: error: " BAD "launch_malformed.cpp:9: expected a kernel name before '<<<'");
+    expect_failure(SCRATCH, SCRATCH "/out.o");
+    assert_int_equal(run_cc("-c", "-o", SCRATCH "/out.o", BAD "launch_in_c.c"), 1);
+    assert_log_has("launch_in_c.c:6: kernel<<<...>>>(...) launches need a C++ source");
+    expect_failure(SCRATCH, SCRATCH "/out.o");
+    /* Caught by the launcher's checks when the host compiler compiles it. */
+    assert_int_equal(run_cc("-c", "-o", SCRATCH "/out.o", BAD "launch_arg_count.cpp"), 1);
+    assert_log_has("the number of arguments differs from the kernel's parameter count");
+    assert_log_has("launch_arg_count.cpp:6");
+    expect_failure(SCRATCH, SCRATCH "/out.o");
+    assert_int_equal(run_cc("-c", "-o", SCRATCH "/out.o", BAD "launch_bad_arg.cpp"), 1);
+    assert_log_has("an argument cannot be converted to the kernel's parameter type");
+    expect_failure(SCRATCH, SCRATCH "/out.o");
+    assert_int_equal(run_cc("-c", "-o", SCRATCH "/out.o", BAD "launch_bad_config.cpp"), 1);
+    assert_log_has("stream must be an aclrtStream, a pointer or nullptr");
+    assert_log_has("a launch takes three parameters between <<< and >>>");
+    expect_failure(SCRATCH, SCRATCH "/out.o");
+    /* The compiler's own errors point at the original source. */
+    assert_int_equal(run_cc("-c", "-o", SCRATCH "/out.o", BAD "launch_syntax.cpp"), 1);
+    assert_log_has(BAD "launch_syntax.cpp:6:");
+    expect_failure(SCRATCH, SCRATCH "/out.o");
+    /* The same in a kernel binary. */
+    assert_int_equal(run_cc("-o", SCRATCH "/out.o", BAD "launch_syntax.cpp"), 1);
+    assert_log_has(BAD "launch_syntax.cpp:6:");
+    expect_failure(SCRATCH, SCRATCH "/out.o");
+}
+
+static void test_emit_modes(void **state)
+{
+    (void)state;
+    /* A kernel binary from a source with a <<<>>> wrapper, a trap and a
+     * quote-included header next to it. */
+    assert_int_equal(run_cc("-Wall", "-Wextra", "-Werror", "-o", SCRATCH "/lp.o", CLI "launch_probe.cpp"), 0);
+    struct kbin k;
+    kbin_open(&k, SCRATCH "/lp.o");
+    static const uint32_t sizes[] = {8, 4};
+    const struct oacl_kernel_desc *d = kbin_kernel_sizes(&k, "launch_probe", 2, sizes);
+    uint32_t out = 0;
+    uint32_t *pout = &out, v = 2;
+    struct blob bl;
+    blob_init(&bl);
+    BLOB_PUT(&bl, pout);
+    BLOB_PUT(&bl, v);
+    d->entry(bl.b);
+    assert_int_equal(out, 42);
+    kbin_close(&k);
+
+    /* --depfile: the source, the header next to it and oacl's headers, as
+     * a Makefile rule for the output; none of oacl-cc's temporary files. */
+    assert_int_equal(run_cc("--depfile=" SCRATCH "/deps/lp.d", "-o", SCRATCH "/lp.o", CLI "launch_probe.cpp"), 0);
+    FILE *df = fopen(SCRATCH "/deps/lp.d", "r");
+    assert_non_null(df);
+    static char deps[65536];
+    size_t dn = fread(deps, 1, sizeof(deps) - 1, df);
+    deps[dn] = '\0';
+    fclose(df);
+    assert_true(strncmp(deps, SCRATCH "/lp.o:", strlen(SCRATCH "/lp.o:")) == 0);
+    assert_non_null(strstr(deps, "/cli/launch_probe.cpp \\\n"));
+    assert_non_null(strstr(deps, "/cli/launch_probe_config.h"));
+    assert_non_null(strstr(deps, "/oacl/kernel_entry.hpp"));
+    assert_null(strstr(deps, "oacl-cc."));
+    assert_null(strstr(deps, ".rw.cpp"));
+    assert_int_equal(count_entries(SCRATCH "/deps", "lp.d.tmp"), 0);
+
+    /* -c / --emit=object: a relocatable object, no kernel table needed. */
+    assert_int_equal(run_cc("-c", "-o", SCRATCH "/lp_obj.o", CLI "launch_probe.cpp"), 0);
+    assert_true(exists(SCRATCH "/lp_obj.o"));
+    assert_int_equal(run_cc("--emit=object", "-o", SCRATCH "/two.o", CLI "launch_probe.cpp", CLI "probe.c",
+                            "-I", CLI "inc"),
+                     0);
+    assert_true(exists(SCRATCH "/two.o"));
+    assert_int_equal(count_entries(SCRATCH, "two.o.tmp"), 0);
+
+    /* --emit=source: the rewritten text, #line back to the original, the
+     * SoC's architecture as a macro. */
+    assert_int_equal(run_cc("--emit=source", "--soc=Ascend950PR_9599", "-o", SCRATCH "/gen/lp.cpp",
+                            CLI "launch_probe.cpp"),
+                     0);
+    FILE *f = fopen(SCRATCH "/gen/lp.cpp", "r");
+    assert_non_null(f);
+    static char text[16384];
+    size_t n = fread(text, 1, sizeof(text) - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    char real[4096];
+    assert_non_null(realpath(CLI "launch_probe.cpp", real));
+    char line_dir[4200];
+    snprintf(line_dir, sizeof(line_dir), "#line 1 \"%s\"\n", real);
+    if (!strstr(text, line_dir))
+        fail_msg("no '%s' in\n%s", line_dir, text);
+    assert_non_null(strstr(text, "#define __NPU_ARCH__ 3510"));
+    assert_non_null(strstr(text, "#include <oacl/kernel_entry.hpp>"));
+    assert_non_null(strstr(text, "::oacl::kentry::launch<&(launch_probe)>(\"launch_probe\", 1, nullptr, stream)(out, 1u)"));
+    assert_non_null(strstr(text, "oacl_kernel_trap();"));
+    assert_null(strstr(text, "<<<1")); /* <<< stays only in comments */
+    /* A source without launches is still written (with its prelude). */
+    assert_int_equal(run_cc("--emit=source", "-o", SCRATCH "/gen/probe.c", CLI "probe.c"), 0);
+    assert_true(exists(SCRATCH "/gen/probe.c"));
+
+    assert_int_equal(run_cc("--emit=source", "-o", SCRATCH "/gen/two.cpp", CLI "launch_probe.cpp", CLI "probe.c"), 1);
+    assert_log_has("--emit=source takes exactly one source");
+    assert_int_equal(run_cc("--emit=library", "-o", SCRATCH "/x.o", CLI "probe.c"), 1);
+    assert_log_has("unknown --emit kind 'library'");
+}
+
 /* ---- successful runs: the probe kernel reports its macros ----------------- */
 
 struct probe_out { /* as in tests/kernels/cli/probe.c */
@@ -607,6 +719,8 @@ int main(void)
         cmocka_unit_test_setup(test_overaligned_parameters, setup),
         cmocka_unit_test_setup(test_reference_parameter, setup),
         cmocka_unit_test_setup(test_usage_errors, setup),
+        cmocka_unit_test_setup(test_launch_errors, setup),
+        cmocka_unit_test_setup(test_emit_modes, setup),
         cmocka_unit_test_setup(test_defaults, setup),
         cmocka_unit_test_setup(test_soc_selection, setup),
         cmocka_unit_test_setup(test_preprocessor_and_optimisation_options, setup),

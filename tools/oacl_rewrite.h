@@ -1,0 +1,54 @@
+/*
+ * Source rewriting for oacl-cc: the parts of AscendC kernel sources that a
+ * host C/C++ compiler cannot take as they are.
+ *
+ *   kernel<<<blockDim, l2ctrl, stream>>>(args...)
+ *       becomes
+ *   ::oacl::kentry::launch<&(kernel)>("kernel", blockDim, l2ctrl, stream)(args...)
+ *
+ *   asm("trap")  (also __asm__ / asm volatile / "trap;")
+ *       becomes
+ *   oacl_kernel_trap()
+ *
+ * The rewrite works on the raw text of one source file: comments, string
+ * and character literals (raw strings included) and #include lines are
+ * copied untouched, and every line keeps its number, so a `#line 1 "src"`
+ * in front of the result makes diagnostics point at the original. The
+ * launcher (include/oacl/kernel_entry.hpp) packs the arguments by value
+ * with the kernel's parameter types and queues the kernel with
+ * oacl_launch(); the expression's value is an int (0 = queued).
+ *
+ * The kernel before `<<<` must be an id-expression: a name, optionally
+ * qualified (`ns::k`, `::k`) and with template arguments (`k<float>`).
+ * Launches written inside other headers or produced by macros defined in
+ * other files are not seen.
+ */
+#ifndef OACL_REWRITE_H
+#define OACL_REWRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct oacl_rw_diag {
+    unsigned line; /* 1-based line in the input */
+    char msg[240];
+};
+
+struct oacl_rw_result {
+    char *text;          /* malloc'd, NUL-terminated (NULL on error) */
+    size_t len;
+    unsigned launches;   /* <<<>>> launches rewritten */
+    unsigned traps;      /* asm("trap") statements rewritten */
+    unsigned ndiags;     /* errors found; text is NULL if any */
+    struct oacl_rw_diag diags[8];
+};
+
+/*
+ * Rewrites src[0..len). `cxx` enables C++ lexing (raw strings, digit
+ * separators); launches in C sources are reported as errors (the launcher
+ * is C++). Returns true on success; on failure res->diags says why and
+ * res->text is NULL. Free res->text with free().
+ */
+bool oacl_rewrite(const char *src, size_t len, bool cxx, struct oacl_rw_result *res);
+
+#endif /* OACL_REWRITE_H */
