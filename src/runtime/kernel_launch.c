@@ -95,6 +95,7 @@ static aclError launch(struct oacl_module *module, const struct oacl_kernel_info
                 .num_blocks = num_blocks,
                 .block_offset = c->block_offset,
                 .timeout_ns = c->timeout_ns,
+                .max_cores = oacl_device_core_limit(ctx->dev), /* aclrtSetDeviceResLimit */
             };
             char err[OACL_BACKEND_ERRLEN] = "";
             int brc = oacl_backend()->queue_launch(s->queue, &l, err);
