@@ -72,11 +72,16 @@ void oacl_context_teardown(struct oacl_context *ctx)
         if (!s)
             break;
         oacl_stream_teardown(s, false);
+        /* Drained: stop its host thread now. The thread that finished the
+           last host function may still be leaving the queue's bookkeeping;
+           joining it first means the queue is not freed under it. */
+        oacl_stream_host_release(s);
         oacl_obj_put(&s->obj);
     }
     /* The default stream object lives until the context does; in-flight
        calls that still hold the context may reach it safely. */
     oacl_stream_teardown(ctx->default_stream, false);
+    oacl_stream_host_release(ctx->default_stream);
     oacl_obj_put(&ctx->obj);
 }
 

@@ -197,7 +197,13 @@ OACL_API aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int3
     return ACL_SUCCESS;
 }
 
-/* ---- core limits -------------------------------------------------------------------------- */
+/* ---- core limits --------------------------------------------------------------------------
+ * A limit is device-wide (every context and thread of the device) and stays
+ * until aclrtResetDeviceResLimit or the device's final reset. The vector
+ * limit bounds how many blocks of each launch run at once (the executor's
+ * max_cores): every block of a kernel occupies one vector core on this
+ * device. The cube limit is kept and reported but changes nothing, since no
+ * kernel here occupies a cube core. */
 
 /* Cores of a kind the profile has, or false for an unknown kind. */
 static bool res_cores(int type, uint32_t *n)
