@@ -165,6 +165,34 @@ static void test_create_context_bad_args(void **state)
     assert_context_works();
 }
 
+/* A context needs a stream of its own: with the device's streams used up,
+ * creating one fails with 207008 and leaves everything as it was. */
+static void test_create_context_out_of_streams(void **state)
+{
+    (void)state;
+    enum { MAX = 4096 };
+    static aclrtStream s[MAX];
+    ACL_OK(aclrtSetDevice(7));
+    aclrtContext before = current_context();
+    int n = 0;
+    aclError rc = ACL_SUCCESS;
+    while (n < MAX && (rc = aclrtCreateStream(&s[n])) == ACL_SUCCESS)
+        n++;
+    assert_int_equal(rc, ACL_ERROR_RT_NO_STREAM_RESOURCE);
+    (void)aclGetRecentErrMsg();
+    aclrtContext c = POISON;
+    ACL_ERR(aclrtCreateContext(&c, 7), ACL_ERROR_RT_NO_STREAM_RESOURCE, "aclrtCreateContext: device 7 already has");
+    assert_ptr_equal(c, POISON);
+    assert_ptr_equal(current_context(), before);
+    /* With one stream back, a context fits again. */
+    ACL_OK(aclrtDestroyStream(s[--n]));
+    ACL_OK(aclrtCreateContext(&c, 7));
+    ACL_OK(aclrtDestroyContext(c));
+    ACL_OK(aclrtSetCurrentContext(before));
+    while (n > 0)
+        ACL_OK(aclrtDestroyStream(s[--n]));
+}
+
 /* ---- aclrtDestroyContext ------------------------------------------------------------------------- */
 
 static void test_destroy_context_errors(void **state)
@@ -457,6 +485,7 @@ static void test_ctx_default_stream(void **state)
     ACL_ERR(aclrtCtxGetCurrentDefaultStream(NULL), ACL_ERROR_INVALID_PARAM,
             "aclrtCtxGetCurrentDefaultStream: stream is NULL");
     ACL_OK(aclrtSetDevice(0));
+    aclrtContext d0 = current_context();
     aclrtStream ds = NULL;
     ACL_OK(aclrtCtxGetCurrentDefaultStream(&ds));
     assert_non_null(ds);
@@ -490,9 +519,15 @@ static void test_ctx_default_stream(void **state)
     ACL_ERR(aclrtLaunchHostFunc(ds, gate_fn, &g2), ACL_ERROR_RT_STREAM_CONTEXT, "belongs to another context");
     ACL_OK(aclrtDestroyContext(c));
     sem_destroy(&g2.go);
+    ACL_OK(aclrtSetCurrentContext(d0));
 
-    /* After the final reset the handle is gone. */
+    /* After the final reset the handle is gone, and the thread has no
+       context to ask. */
     ACL_OK(aclrtResetDevice(0));
+    aclrtStream none = (aclrtStream)0x77;
+    ACL_ERR(aclrtCtxGetCurrentDefaultStream(&none), ACL_ERROR_RT_CONTEXT_NULL,
+            "aclrtCtxGetCurrentDefaultStream: the thread's current context was destroyed");
+    assert_ptr_equal(none, (aclrtStream)0x77);
     ACL_OK(aclrtSetDevice(1));
     ACL_ERR(aclrtSynchronizeStream(ds), ACL_ERROR_RT_INVALID_HANDLE, "is not a live stream handle");
 }
@@ -545,6 +580,7 @@ int main(void)
         cmocka_unit_test_teardown(test_create_destroy, oacl_test_reset_fixture),
         cmocka_unit_test_teardown(test_several_contexts, oacl_test_reset_fixture),
         cmocka_unit_test_teardown(test_create_context_bad_args, oacl_test_reset_fixture),
+        cmocka_unit_test_teardown(test_create_context_out_of_streams, oacl_test_reset_fixture),
         cmocka_unit_test_teardown(test_destroy_context_errors, oacl_test_reset_fixture),
         cmocka_unit_test_teardown(test_destroy_context_streams, oacl_test_reset_fixture),
         cmocka_unit_test_teardown(test_destroy_current_of_other_thread, oacl_test_reset_fixture),

@@ -605,6 +605,9 @@ static void test_res_limit_errors(void **state)
             "aclrtSetDeviceResLimit: device id 8 is out of range");
     ACL_ERR(aclrtResetDeviceResLimit(-1), ACL_ERROR_RT_INVALID_DEVICEID,
             "aclrtResetDeviceResLimit: device id -1 is out of range");
+    ACL_ERR(aclrtResetDeviceResLimit(NDEV), ACL_ERROR_RT_INVALID_DEVICEID, "device id 8 is out of range");
+    ACL_ERR(aclrtResetDeviceResLimit(INT32_MAX), ACL_ERROR_RT_INVALID_DEVICEID, "is out of range");
+    assert_int_equal(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_INVALID_DEVICEID);
     uint32_t v = 77;
     ACL_ERR(aclrtGetDeviceResLimit(1, ACL_RT_DEV_RES_VECTOR_CORE, NULL), ACL_ERROR_INVALID_PARAM,
             "aclrtGetDeviceResLimit: value is NULL");
