@@ -255,10 +255,44 @@ typedef enum {
     ACL_OPT_ENABLE_KERNEL_EARLY_START = 3,
 } aclSysParamOpt;
 
+/* Features of the installed CANN (aclGetCannAttribute). */
+typedef enum aclCannAttr {
+    ACL_CANN_ATTR_UNDEFINED = -1,
+    ACL_CANN_ATTR_INF_NAN = 0,     /* IEEE inf/NaN arithmetic (not saturation) */
+    ACL_CANN_ATTR_BF16 = 1,        /* bfloat16 data */
+    ACL_CANN_ATTR_JIT_COMPILE = 2, /* operators compiled at run time */
+} aclCannAttr;
+
+/* Device figures of aclGetDeviceCapability. */
+typedef enum aclDeviceInfo {
+    ACL_DEVICE_INFO_UNDEFINED = -1,
+    ACL_DEVICE_INFO_AI_CORE_NUM = 0,
+    ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1,
+    ACL_DEVICE_INFO_L2_SIZE = 2,
+} aclDeviceInfo;
+
 /* ---- functions --------------------------------------------------------------- */
 
 /* Name of the SoC of device 0, as a static string; NULL on failure. */
 ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
+
+/* Bytes per element of a data type; 0 for an unknown or undefined type. */
+ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
+
+/* Converts a half-precision bit pattern to float (exact). */
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+
+/* Converts a float to half precision, rounding to nearest even. */
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+
+/* The features (aclCannAttr) this installation supports, as a static array. */
+ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num);
+
+/* Whether one feature is supported: 1 or 0. */
+ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value);
+
+/* Reports a figure (aclDeviceInfo) of a device. */
+ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value);
 
 #ifdef __cplusplus
 }

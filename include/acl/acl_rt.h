@@ -363,6 +363,26 @@ typedef enum {
     ACL_DEV_ATTR_NPU_ARCH = 601,
 } aclrtDevAttr;
 
+/* Features asked about by aclrtGetDeviceCapability; the answer is
+ * ACL_DEV_FEATURE_SUPPORT or ACL_DEV_FEATURE_NOT_SUPPORT. */
+typedef enum {
+    ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1,  /* queued AI Core tasks can be updated in place */
+    ACL_FEATURE_SYSTEM_MEMORY_ACCESS_HOST_MEMORY = 21,  /* kernels can reach host memory */
+} aclrtDevFeatureType;
+
+/* Core kinds whose use can be limited (aclrtSetDeviceResLimit). */
+typedef enum {
+    ACL_RT_DEV_RES_CUBE_CORE = 0,
+    ACL_RT_DEV_RES_VECTOR_CORE = 1,
+} aclrtDevResLimitType;
+
+/* Health of a device (aclrtQueryDeviceStatus). */
+typedef enum {
+    ACL_RT_DEVICE_STATUS_NORMAL = 0,
+    ACL_RT_DEVICE_STATUS_ABNORMAL = 1,
+    ACL_RT_DEVICE_STATUS_END = 0xFFFF,
+} aclrtDeviceStatus;
+
 /* ==========================================================================
  * Structures and unions
  * ========================================================================== */
@@ -594,7 +614,75 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
 /* Reports whether the program runs on a host or on the device itself. */
 ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
 
+/* Blocks until all work queued so far on the current context's streams has finished. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
+
+/* As aclrtSynchronizeDevice, waiting at most timeout ms (-1: no limit). */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
+
+/* Reports one attribute (aclrtDevAttr) of a device; the device need not be set. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value);
+
+/* Reports whether a device supports a feature (ACL_DEV_FEATURE_SUPPORT / _NOT_SUPPORT). */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
+                                                      int32_t *value);
+
+/* Numeric range of stream priorities: least (lowest, 7) and greatest (highest, 0). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority);
+
+/* Reports whether deviceId can access the memory of peerDeviceId. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId,
+                                                      int32_t peerDeviceId);
+
+/* Enables access from the current device to peerDeviceId's memory (flags must be 0). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+
+/* Disables access from the current device to peerDeviceId's memory. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+
+/* Reports whether access from deviceId to peerDeviceId is enabled (1) or not (0). */
+ACL_FUNC_VISIBILITY aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t *status);
+
+/* Reports how many cores of a kind the device's launches may use. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t *value);
+
+/* Limits how many cores of a kind the device's launches may use (1 .. the device's count). */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value);
+
+/* Removes the device's core limits. */
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId);
+
+/* The core limit in effect for the calling thread's current device. */
+ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
+
+/* Reports how busy a device is, in percent. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo *utilizationInfo);
+
+/* Reports whether a device is healthy. */
+ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus);
+
+/* Reports whether kernels built for socVersion run on this process's devices (same architecture). */
+ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible);
+
 /* ---- Context management --------------------------------------------------- */
+
+/* Creates a context on a device with its own default stream and makes it current. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
+
+/* Destroys a context made by aclrtCreateContext, after waiting for its streams. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context);
+
+/* Makes a live context the calling thread's current context. */
+ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
+
+/* Reports the calling thread's current context. */
+ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
+
+/* Reports the default stream of the current context as a handle (not to be destroyed). */
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
+
+/* Reports whether a device's default context exists (flags must be NULL). */
+ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t *flags, int32_t *active);
 
 /* ---- Stream management ---------------------------------------------------- */
 
@@ -849,6 +937,9 @@ ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
 
 /* Returns the calling thread's last runtime error and keeps it. */
 ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+
+/* Describes the newest device fault (ACL_RT_NO_ERROR when there was none). */
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,8 @@
  * Contexts: each device has a default context, created by the first
  * aclrtSetDevice, and every host thread has at most one current context
  * (thread-local, held as a handle so a destroyed context is noticed).
+ * aclrtCreateContext / DestroyContext / SetCurrentContext / GetCurrentContext /
+ * CtxGetCurrentDefaultStream / GetPrimaryCtxState (spec 1.6, 4.3).
  */
 #include <stdlib.h>
 
@@ -35,12 +37,13 @@ aclError oacl_context_create_locked(struct oacl_device *dev, bool is_default, st
     ctx->dev = dev;
     ctx->is_default = is_default;
     pthread_mutex_init(&ctx->lock, NULL);
-    if (!oacl_handle_create(&ctx->obj, OACL_H_CONTEXT, context_destroy)) {
+    ctx->handle = oacl_handle_create(&ctx->obj, OACL_H_CONTEXT, context_destroy);
+    if (!ctx->handle) {
         pthread_mutex_destroy(&ctx->lock);
         free(ctx);
         return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "handle table exhausted");
     }
-    aclError rc = oacl_stream_create(ctx, true, 0, 0, &ctx->default_stream, NULL, fn);
+    aclError rc = oacl_stream_create(ctx, true, 0, 0, &ctx->default_stream, &ctx->default_stream_handle, fn);
     if (rc == ACL_SUCCESS)
         oacl_obj_ref(&ctx->default_stream->obj); /* the context's own reference */
     if (rc) {
@@ -69,11 +72,16 @@ void oacl_context_teardown(struct oacl_context *ctx)
         if (!s)
             break;
         oacl_stream_teardown(s, false);
+        /* Drained: stop its host thread now. The thread that finished the
+           last host function may still be leaving the queue's bookkeeping;
+           joining it first means the queue is not freed under it. */
+        oacl_stream_host_release(s);
         oacl_obj_put(&s->obj);
     }
     /* The default stream object lives until the context does; in-flight
        calls that still hold the context may reach it safely. */
     oacl_stream_teardown(ctx->default_stream, false);
+    oacl_stream_host_release(ctx->default_stream);
     oacl_obj_put(&ctx->obj);
 }
 
@@ -112,4 +120,142 @@ aclError oacl_ctx_current(struct oacl_context **out, const char *fn)
         return oacl_fail(ACL_ERROR_RT_CONTEXT_NULL, fn,
                          "the thread's current context was destroyed or its device reset; call aclrtSetDevice");
     return oacl_fail(ACL_ERROR_RT_CONTEXT_NULL, fn, "no current context on this thread; call aclrtSetDevice first");
+}
+
+/* ---- the context API (spec 4.3) --------------------------------------------------- */
+
+OACL_API aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
+{
+    if (!context)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "context is NULL");
+    struct oacl_device *dev = NULL;
+    aclError rc = oacl_device_lookup(deviceId, ACL_ERROR_RT_INVALID_DEVICEID, &dev, __func__);
+    if (rc)
+        return rc;
+    struct oacl_context *ctx = NULL;
+    /* Opens the device if needed but leaves its set count (and default
+       context) alone: only aclrtSetDevice counts. */
+    pthread_mutex_lock(&dev->lock);
+    rc = oacl_device_open_locked(dev, __func__);
+    if (rc == ACL_SUCCESS)
+        rc = oacl_context_create_locked(dev, false, &ctx, __func__);
+    pthread_mutex_unlock(&dev->lock);
+    if (rc)
+        return rc;
+    oacl_ctx_bind(ctx);
+    *context = ctx->handle;
+    return ACL_SUCCESS;
+}
+
+/* The live context behind a handle argument (+1 reference), or NULL with
+ * *why saying what else it is. */
+static struct oacl_context *context_arg(aclrtContext h, const char **why)
+{
+    enum oacl_htype type;
+    struct oacl_obj *o = oacl_handle_get_any(h, &type);
+    if (o && type != OACL_H_CONTEXT) {
+        oacl_obj_put(o);
+        *why = "is a handle of another kind, not a context";
+        return NULL;
+    }
+    if (!o) {
+        *why = "is not a live context (destroyed, its device reset, or never a context)";
+        return NULL;
+    }
+    struct oacl_context *ctx = (struct oacl_context *)o;
+    if (__atomic_load_n(&ctx->dead, __ATOMIC_ACQUIRE)) {
+        /* A default context whose device is being reset right now. */
+        oacl_obj_put(o);
+        *why = "is being destroyed";
+        return NULL;
+    }
+    return ctx;
+}
+
+OACL_API aclError aclrtDestroyContext(aclrtContext context)
+{
+    if (!context)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "context is NULL");
+    const char *why = NULL;
+    struct oacl_context *ctx = context_arg(context, &why);
+    if (!ctx)
+        return oacl_fail(ACL_ERROR_RT_CONTEXT_NULL, __func__, "context %p %s", context, why);
+    if (ctx->is_default) {
+        oacl_obj_put(&ctx->obj);
+        return oacl_fail(ACL_ERROR_RT_CONTEXT_NULL, __func__,
+                         "context %p is the default context of device %d; release it with aclrtResetDevice",
+                         context, ctx->dev->id);
+    }
+    /* Retiring the handle first makes this the only destroy of ctx: a
+       concurrent one finds the handle gone. */
+    if (!oacl_obj_retire(&ctx->obj)) {
+        oacl_obj_put(&ctx->obj);
+        return oacl_fail(ACL_ERROR_RT_CONTEXT_NULL, __func__, "context %p was destroyed concurrently", context);
+    }
+    oacl_context_teardown(ctx);
+    /* Other threads that have it current keep a dead binding (107002). */
+    if (tls_ctx == ctx)
+        oacl_ctx_bind(NULL);
+    oacl_obj_put(&ctx->obj);
+    return ACL_SUCCESS;
+}
+
+OACL_API aclError aclrtSetCurrentContext(aclrtContext context)
+{
+    if (!context)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "context is NULL");
+    const char *why = NULL;
+    struct oacl_context *ctx = context_arg(context, &why);
+    /* An argument check, hence 107000 rather than the 107002 of a missing
+       current context (spec 5.38). */
+    if (!ctx)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "context %p %s", context, why);
+    oacl_ctx_bind(ctx);
+    oacl_obj_put(&ctx->obj);
+    return ACL_SUCCESS;
+}
+
+OACL_API aclError aclrtGetCurrentContext(aclrtContext *context)
+{
+    if (!context)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "context is NULL");
+    struct oacl_context *ctx = NULL;
+    aclError rc = oacl_ctx_current(&ctx, __func__);
+    if (rc)
+        return rc;
+    *context = ctx->handle;
+    oacl_obj_put(&ctx->obj);
+    return ACL_SUCCESS;
+}
+
+OACL_API aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream)
+{
+    if (!stream)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "stream is NULL");
+    struct oacl_context *ctx = NULL;
+    aclError rc = oacl_ctx_current(&ctx, __func__);
+    if (rc)
+        return rc;
+    /* The default stream's own handle: oacl_stream_resolve maps it to the
+       same stream as NULL while this context is current, and stream
+       destruction refuses it like NULL. */
+    *stream = ctx->default_stream_handle;
+    oacl_obj_put(&ctx->obj);
+    return ACL_SUCCESS;
+}
+
+OACL_API aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t *flags, int32_t *active)
+{
+    if (flags)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "flags is reserved and must be NULL");
+    if (!active)
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "active is NULL");
+    struct oacl_device *dev = NULL;
+    aclError rc = oacl_device_lookup(deviceId, ACL_ERROR_RT_INVALID_DEVICEID, &dev, __func__);
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&dev->lock);
+    *active = dev->default_ctx != NULL;
+    pthread_mutex_unlock(&dev->lock);
+    return ACL_SUCCESS;
 }

@@ -1,6 +1,7 @@
 /*
  * Device management: aclrtSetDevice / ResetDevice(Force) / GetDevice /
- * GetDeviceCount / GetRunMode / GetSocName.
+ * GetDeviceCount / GetRunMode / GetSocName. The device queries, limits and
+ * peer access are in device_query.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,18 +57,23 @@ aclError oacl_device_open_locked(struct oacl_device *dev, const char *fn)
     return ACL_SUCCESS;
 }
 
-/* Resolves a device id argument of set/reset (bad id: 107001). */
-static aclError device_arg(int32_t id, struct oacl_device **out, const char *fn)
+aclError oacl_device_lookup(int64_t id, aclError bad_code, struct oacl_device **out, const char *fn)
 {
     aclError rc = oacl_devices_check(fn);
     if (rc)
         return rc;
-    struct oacl_device *dev = oacl_device_at(id);
+    struct oacl_device *dev = id >= INT32_MIN && id <= INT32_MAX ? oacl_device_at((int32_t)id) : NULL;
     if (!dev)
-        return oacl_fail(ACL_ERROR_RT_INVALID_DEVICEID, fn, "device id %d is out of range 0..%u", id,
+        return oacl_fail(bad_code, fn, "device id %lld is out of range 0..%u", (long long)id,
                          oacl_config()->device_count - 1);
     *out = dev;
     return ACL_SUCCESS;
+}
+
+/* Resolves a device id argument of set/reset (bad id: 107001). */
+static aclError device_arg(int32_t id, struct oacl_device **out, const char *fn)
+{
+    return oacl_device_lookup(id, ACL_ERROR_RT_INVALID_DEVICEID, out, fn);
 }
 
 OACL_API aclError aclrtSetDevice(int32_t deviceId)
@@ -108,8 +114,10 @@ static aclError reset_device(int32_t deviceId, bool force, const char *fn)
     pthread_mutex_unlock(&dev->lock);
     /* Threads still bound to the default context find its handle retired
        and report ACL_ERROR_RT_CONTEXT_NULL from now on. */
-    if (release)
+    if (release) {
         oacl_context_teardown(release);
+        oacl_device_query_reset(dev);
+    }
     return ACL_SUCCESS;
 }
 

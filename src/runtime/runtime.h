@@ -65,6 +65,11 @@ struct oacl_device {
     uint32_t streams;                   /* atomic: live streams, default ones included */
     uint64_t mem_used;                  /* device memory allocated (mem_lock) */
     pthread_mutex_t mem_lock;
+    /* State of the device queries (device_query.c), all atomic; cleared by
+       the final reset. */
+    uint32_t res_limit[2];              /* cube / vector cores a launch may use, 0 = no limit */
+    uint64_t peer_mask;                 /* bit p: access to device p's memory enabled */
+    int32_t fault_code;                 /* newest kernel failure synchronised, 0 = none */
 };
 
 /* Streams per device, default streams included (CANN: 512..2048). */
@@ -76,6 +81,20 @@ aclError oacl_devices_check(const char *fn);
 struct oacl_device *oacl_device_at(int32_t id);
 /* Opens the backend device if needed (device lock held by the caller). */
 aclError oacl_device_open_locked(struct oacl_device *dev, const char *fn);
+/* Resolves a device id argument; out of range: bad_code (107001 for
+ * set-style functions, 107000 for queries) with a message naming fn. */
+aclError oacl_device_lookup(int64_t id, aclError bad_code, struct oacl_device **out, const char *fn);
+
+/* Cores of the vector kind a launch on dev may use at once (0: no limit). */
+uint32_t oacl_device_core_limit(const struct oacl_device *dev);
+/* Records a task failure that a synchronisation reported on dev; kernel
+ * failures are what aclrtGetErrorVerbose describes. Call it wherever a
+ * queue_sync result reaches the API (idempotent). */
+void oacl_device_note_fault(struct oacl_device *dev, aclError code);
+/* True when access from device `from` to device `to` has been enabled. */
+bool oacl_device_peer_enabled(int32_t from, int32_t to);
+/* Forgets limits, peer records and faults of dev (its final reset). */
+void oacl_device_query_reset(struct oacl_device *dev);
 
 /* ---- contexts (context.c) ---------------------------------------------------- */
 
@@ -85,7 +104,9 @@ struct oacl_context {
     struct oacl_obj obj;
     struct oacl_device *dev;
     bool is_default;
+    void *handle;                       /* its handle value (obj.handle is cleared on retire) */
     struct oacl_stream *default_stream;
+    void *default_stream_handle;        /* what aclrtCtxGetCurrentDefaultStream hands out */
     pthread_mutex_t lock;               /* protects the stream list and dead */
     struct oacl_stream *streams;        /* created streams, newest first */
     bool dead;                          /* being torn down: no new streams */
