@@ -253,8 +253,10 @@ static aclError sync_event(aclrtEvent event, int64_t timeout_ns, const char *fn)
     } else {
         struct oacl_event_state st;
         oacl_backend()->event_query(e->be, &st);
-        if (st.error)
+        if (st.error) {
+            oacl_device_note_fault(e->dev, st.error); /* for aclrtGetErrorVerbose */
             rc = oacl_fail(st.error, fn, "a task before the event's record failed");
+        }
     }
     oacl_obj_put(&e->obj);
     return rc;

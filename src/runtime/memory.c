@@ -260,11 +260,12 @@ enum mem_class { MEM_HOST, MEM_DEVICE };
  * *pinned tells whether host memory is page-locked by the runtime
  * (aclrtMallocHost, or registered with ACL_HOST_REG_PINNED). */
 static aclError classify(const void *p, size_t count, const char *name, enum mem_class *out, bool *pinned,
-                         const char *fn)
+                         int32_t *device, const char *fn)
 {
     struct oacl_mem_record r;
     uintptr_t a = (uintptr_t)p;
     *pinned = false;
+    *device = -1;
     if (!oacl_registry_lookup(OACL_SPACE_ALLOC, a, &r)) {
         *out = MEM_HOST; /* pageable host memory: nothing to check */
         struct oacl_mem_record reg;
@@ -280,6 +281,8 @@ static aclError classify(const void *p, size_t count, const char *name, enum mem
                          name, count, p, r.kind == OACL_MEM_DEVICE ? "device" : "host");
     *out = r.kind == OACL_MEM_DEVICE ? MEM_DEVICE : MEM_HOST;
     *pinned = r.kind == OACL_MEM_HOST_PINNED;
+    if (r.kind == OACL_MEM_DEVICE)
+        *device = r.device;
     return ACL_SUCCESS;
 }
 
@@ -295,10 +298,16 @@ static const char *kind_name(aclrtMemcpyKind k)
     }
 }
 
-/* The argument checks aclrtMemcpy and aclrtMemcpyAsync share (count > 0).
- * *pageable: a host side is neither runtime-pinned nor pinned-registered. */
+/* What check_copy found out about a copy's two sides. */
+struct copy_sides {
+    bool pageable;     /* a host side is neither runtime-pinned nor pinned-registered */
+    int32_t dst_dev;   /* device of device memory, -1 for host memory */
+    int32_t src_dev;
+};
+
+/* The argument checks aclrtMemcpy and aclrtMemcpyAsync share (count > 0). */
 static aclError check_copy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
-                           bool async, bool *pageable, const char *fn)
+                           bool async, struct copy_sides *sides, const char *fn)
 {
     if (!dst || !src)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "%s is NULL", dst ? "src" : "dst");
@@ -312,9 +321,9 @@ static aclError check_copy(void *dst, size_t destMax, const void *src, size_t co
                          "asynchronous ACL_MEMCPY_HOST_TO_HOST copies are not supported (use ACL_MEMCPY_DEFAULT)");
     enum mem_class dc = MEM_HOST, sc = MEM_HOST;
     bool dpin = false, spin = false;
-    aclError rc = classify(dst, count, "dst", &dc, &dpin, fn);
+    aclError rc = classify(dst, count, "dst", &dc, &dpin, &sides->dst_dev, fn);
     if (rc == ACL_SUCCESS)
-        rc = classify(src, count, "src", &sc, &spin, fn);
+        rc = classify(src, count, "src", &sc, &spin, &sides->src_dev, fn);
     if (rc == ACL_SUCCESS && kind != ACL_MEMCPY_DEFAULT) {
         bool want_src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
         bool want_dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
@@ -323,30 +332,46 @@ static aclError check_copy(void *dst, size_t destMax, const void *src, size_t co
             rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%s, but src is %s memory and dst is %s memory",
                            kind_name(kind), sc == MEM_DEVICE ? "device" : "host", dc == MEM_DEVICE ? "device" : "host");
     }
-    *pageable = (sc == MEM_HOST && !spin) || (dc == MEM_HOST && !dpin);
+    sides->pageable = (sc == MEM_HOST && !spin) || (dc == MEM_HOST && !dpin);
     return rc;
+}
+
+/* Device memory of a device other than the current one is reachable only
+ * once the current device has enabled peer access to it. */
+static aclError check_reach(const struct oacl_context *ctx, const struct copy_sides *c, const char *fn)
+{
+    int32_t here = ctx->dev->id;
+    const int32_t devs[2] = {c->dst_dev, c->src_dev};
+    for (int i = 0; i < 2; i++)
+        if (devs[i] >= 0 && devs[i] != here && !oacl_device_peer_enabled(here, devs[i]))
+            return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
+                             "%s is memory of device %d, which device %d cannot reach: call "
+                             "aclrtDeviceEnablePeerAccess(%d, 0) on device %d first",
+                             i == 0 ? "dst" : "src", devs[i], here, devs[i], here);
+    return ACL_SUCCESS;
 }
 
 OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind)
 {
     if (count == 0)
         return ACL_SUCCESS;
-    bool pageable = false;
-    aclError rc = check_copy(dst, destMax, src, count, kind, false, &pageable, __func__);
+    struct copy_sides sides;
+    aclError rc = check_copy(dst, destMax, src, count, kind, false, &sides, __func__);
     if (rc)
         return rc;
     struct oacl_context *ctx = NULL;
     rc = oacl_ctx_current(&ctx, __func__);
     if (rc)
         return rc;
-    if (dst != src) {
+    rc = check_reach(ctx, &sides, __func__);
+    if (rc == ACL_SUCCESS && dst != src) {
         /* A synchronous copy sees the effects of the work queued earlier on
            the device's default stream (without consuming its errors). */
         oacl_backend()->queue_wait(ctx->default_stream->queue, -1);
         oacl_backend()->copy(dst, src, count);
     }
     oacl_obj_put(&ctx->obj);
-    return ACL_SUCCESS;
+    return rc;
 }
 
 OACL_API aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
@@ -354,20 +379,22 @@ OACL_API aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, s
 {
     if (count == 0)
         return ACL_SUCCESS;
-    bool pageable = false;
-    aclError rc = check_copy(dst, destMax, src, count, kind, true, &pageable, __func__);
+    struct copy_sides sides;
+    aclError rc = check_copy(dst, destMax, src, count, kind, true, &sides, __func__);
     if (rc)
         return rc;
     struct oacl_context *ctx = NULL;
     rc = oacl_ctx_current(&ctx, __func__);
     if (rc)
         return rc;
+    rc = check_reach(ctx, &sides, __func__);
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, __func__);
+    if (rc == ACL_SUCCESS)
+        rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, __func__);
     oacl_obj_put(&ctx->obj);
     if (rc)
         return rc;
-    if (pageable) {
+    if (sides.pageable) {
         /* Pageable host memory may be reused as soon as the call returns:
            wait for the stream to reach the copy, then copy here. */
         oacl_backend()->queue_wait(s->queue, -1);
@@ -393,7 +420,8 @@ static aclError check_fill(void *devPtr, size_t maxCount, size_t count, const ch
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "count %zu exceeds maxCount %zu", count, maxCount);
     enum mem_class c;
     bool pinned;
-    return classify(devPtr, count, "devPtr", &c, &pinned, fn);
+    int32_t device;
+    return classify(devPtr, count, "devPtr", &c, &pinned, &device, fn);
 }
 
 OACL_API aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)

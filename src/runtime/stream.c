@@ -155,8 +155,10 @@ aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char 
 {
     char err[OACL_BACKEND_ERRLEN] = "";
     int rc = oacl_backend()->queue_sync(s->queue, timeout_ns, err);
-    if (rc)
+    if (rc) {
+        oacl_device_note_fault(s->ctx->dev, rc); /* for aclrtGetErrorVerbose */
         return oacl_fail(rc, fn, "%s", err);
+    }
     int stopped = __atomic_load_n(&s->ctx->fail.error, __ATOMIC_ACQUIRE);
     if (stopped) /* sticky for the whole context */
         return oacl_fail(stopped, fn, "the stream's context stopped after a task failed (ACL_STOP_ON_FAILURE)");

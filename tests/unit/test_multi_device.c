@@ -1,7 +1,8 @@
 /*
  * Several devices at once: 8 threads each driving its own device (device
- * memory, copies both ways, kernels, events, memsets), and the devices'
- * memory accounting staying separate.
+ * memory, copies both ways, kernels, events, memsets), the devices' memory
+ * accounting staying separate, and copies between two devices with and
+ * without peer access.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -175,11 +176,128 @@ static void test_memory_per_device(void **state)
     ACL_OK(aclrtResetDevice(0));
 }
 
+static void fill_pattern(uint32_t *p, size_t n, uint32_t base)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = base + (uint32_t)i;
+}
+
+static void expect_pattern(const uint32_t *p, size_t n, uint32_t base, const char *what)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != base + (uint32_t)i)
+            fail_msg("%s: element %zu is %u, want %u", what, i, p[i], base + (uint32_t)i);
+}
+
+/* Reads device memory of `dev` through a copy made on that device. */
+static void read_on(int32_t dev, int32_t back, void *dst, const void *src, size_t n)
+{
+    ACL_OK(aclrtSetDevice(dev));
+    ACL_OK(aclrtMemcpy(dst, n, src, n, ACL_MEMCPY_DEVICE_TO_HOST));
+    ACL_OK(aclrtSetDevice(back));
+}
+
+/* Copies in every direction between the memory of two devices: refused
+ * (nothing changed) until the current device enabled peer access to the
+ * other, per direction; working afterwards, synchronously and in streams. */
+static void test_two_device_copies(void **state)
+{
+    (void)state;
+    enum { N = 1024, BYTES = N * 4 };
+    static uint32_t pageable[N], check[N];
+    uint32_t *pinned = NULL;
+    void *d0 = NULL, *d1 = NULL, *d0b = NULL;
+    ACL_OK(aclrtSetDevice(1));
+    ACL_OK(aclrtMalloc(&d1, BYTES, ACL_MEM_MALLOC_HUGE_FIRST_P2P));
+    fill_pattern(pageable, N, 100000);
+    ACL_OK(aclrtMemcpy(d1, BYTES, pageable, BYTES, ACL_MEMCPY_HOST_TO_DEVICE));
+    ACL_OK(aclrtSetDevice(0));
+    ACL_OK(aclrtMalloc(&d0, BYTES, ACL_MEM_MALLOC_NORMAL_ONLY_P2P));
+    ACL_OK(aclrtMalloc(&d0b, BYTES, ACL_MEM_MALLOC_NORMAL_ONLY));
+    ACL_OK(aclrtMallocHost((void **)&pinned, BYTES));
+    fill_pattern(pageable, N, 200000);
+    ACL_OK(aclrtMemcpy(d0, BYTES, pageable, BYTES, ACL_MEMCPY_HOST_TO_DEVICE));
+    aclrtStream s;
+    ACL_OK(aclrtCreateStream(&s));
+
+    int32_t status = -1;
+    ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &status));
+    assert_int_equal(status, 0);
+    /* No peer access yet: every copy touching device 1's memory from device
+       0 is refused, whatever its direction or form. */
+    ACL_ERR(aclrtMemcpy(d1, BYTES, d0, BYTES, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID,
+            "dst is memory of device 1");
+    ACL_ERR(aclrtMemcpy(d0, BYTES, d1, BYTES, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID,
+            "src is memory of device 1");
+    ACL_ERR(aclrtMemcpy(d1, BYTES, d0, BYTES, ACL_MEMCPY_DEFAULT), ACL_ERROR_RT_PARAM_INVALID,
+            "aclrtDeviceEnablePeerAccess");
+    ACL_ERR(aclrtMemcpy(d1, BYTES, pageable, BYTES, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID,
+            "device 1");
+    ACL_ERR(aclrtMemcpy(pinned, BYTES, d1, BYTES, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID,
+            "device 1");
+    ACL_ERR(aclrtMemcpyAsync(d1, BYTES, d0, BYTES, ACL_MEMCPY_DEVICE_TO_DEVICE, s), ACL_ERROR_RT_PARAM_INVALID,
+            "device 1");
+    ACL_ERR(aclrtMemcpyAsync(pinned, BYTES, d1, BYTES, ACL_MEMCPY_DEVICE_TO_HOST, s), ACL_ERROR_RT_PARAM_INVALID,
+            "device 1");
+    ACL_OK(aclrtSynchronizeStream(s));
+    read_on(1, 0, check, d1, BYTES);
+    expect_pattern(check, N, 100000, "device 1 after refused copies");
+
+    /* Device 0 enables access to device 1: copies from device 0 work in all
+       directions. */
+    ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));
+    ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &status));
+    assert_int_equal(status, 1);
+    ACL_OK(aclrtMemcpy(d1, BYTES, d0, BYTES, ACL_MEMCPY_DEVICE_TO_DEVICE)); /* d1 = 200000.. */
+    read_on(1, 0, check, d1, BYTES);
+    expect_pattern(check, N, 200000, "D2D 0->1");
+    fill_pattern(pageable, N, 300000);
+    ACL_OK(aclrtMemcpy(d1, BYTES, pageable, BYTES, ACL_MEMCPY_HOST_TO_DEVICE));
+    ACL_OK(aclrtMemcpy(check, BYTES, d1, BYTES, ACL_MEMCPY_DEVICE_TO_HOST));
+    expect_pattern(check, N, 300000, "H2D and D2H with device 1 from device 0");
+    ACL_OK(aclrtMemcpyAsync(d0b, BYTES, d1, BYTES, ACL_MEMCPY_DEVICE_TO_DEVICE, s)); /* d0b = 300000.. */
+    fill_pattern(pinned, N, 400000);
+    ACL_OK(aclrtMemcpyAsync(d1, BYTES, pinned, BYTES, ACL_MEMCPY_HOST_TO_DEVICE, s)); /* d1 = 400000.. */
+    ACL_OK(aclrtMemcpyAsync(d0, BYTES, d1, BYTES, ACL_MEMCPY_DEFAULT, s));            /* d0 = 400000.. */
+    ACL_OK(aclrtSynchronizeStream(s));
+    ACL_OK(aclrtMemcpy(check, BYTES, d0b, BYTES, ACL_MEMCPY_DEVICE_TO_HOST));
+    expect_pattern(check, N, 300000, "async D2D 1->0");
+    ACL_OK(aclrtMemcpy(check, BYTES, d0, BYTES, ACL_MEMCPY_DEVICE_TO_HOST));
+    expect_pattern(check, N, 400000, "async H2D then D2D (DEFAULT)");
+
+    /* Peer access has a direction: device 1 has not enabled access to 0. */
+    ACL_OK(aclrtSetDevice(1));
+    ACL_ERR(aclrtMemcpy(d1, BYTES, d0, BYTES, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID,
+            "src is memory of device 0");
+    ACL_OK(aclrtDeviceEnablePeerAccess(0, 0));
+    fill_pattern(pageable, N, 500000);
+    ACL_OK(aclrtMemcpy(d0, BYTES, pageable, BYTES, ACL_MEMCPY_HOST_TO_DEVICE));
+    ACL_OK(aclrtMemcpy(d1, BYTES, d0, BYTES, ACL_MEMCPY_DEVICE_TO_DEVICE));
+    ACL_OK(aclrtMemcpy(check, BYTES, d1, BYTES, ACL_MEMCPY_DEVICE_TO_HOST));
+    expect_pattern(check, N, 500000, "D2D 0->1 from device 1");
+    ACL_OK(aclrtDeviceDisablePeerAccess(0));
+
+    /* Disabled again on device 0: refused again. */
+    ACL_OK(aclrtSetDevice(0));
+    ACL_OK(aclrtDeviceDisablePeerAccess(1));
+    ACL_ERR(aclrtMemcpy(d0, BYTES, d1, BYTES, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID,
+            "cannot reach");
+
+    ACL_OK(aclrtDestroyStream(s));
+    ACL_OK(aclrtFreeHost(pinned));
+    ACL_OK(aclrtFree(d0));
+    ACL_OK(aclrtFree(d0b));
+    ACL_OK(aclrtFree(d1)); /* any device may free it */
+    ACL_OK(aclrtResetDevice(0));
+    ACL_OK(aclrtResetDevice(1));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eight_threads_eight_devices),
         cmocka_unit_test(test_memory_per_device),
+        cmocka_unit_test(test_two_device_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
