@@ -181,7 +181,7 @@ OACL_API aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle
     if (dataSize == 0)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "dataSize is 0");
     struct oacl_args *a;
-    uint32_t i;
+    uint32_t i = 0;
     aclError rc = args_lookup(argsHandle, &a, __func__);
     if (rc == ACL_SUCCESS)
         rc = param_lookup(a, paramHandle, &i, __func__);
@@ -217,7 +217,7 @@ OACL_API aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtPar
     if (paramSize == 0)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "paramSize is 0");
     struct oacl_args *a;
-    uint32_t i;
+    uint32_t i = 0;
     aclError rc = args_lookup(argsHandle, &a, __func__);
     if (rc == ACL_SUCCESS)
         rc = param_lookup(a, paramHandle, &i, __func__);
