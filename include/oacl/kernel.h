@@ -470,14 +470,14 @@ static inline void oacl_copy_check_(const char *op, oacl_local_t l, oacl_dtype_t
 static inline void oacl_data_copy_in(oacl_local_t dst, oacl_gm_t src, uint32_t count)
 {
     oacl_copy_check_("DataCopy(GM->UB)", dst, src.dtype, src.addr, count);
-    memcpy(dst.addr, src.addr, (size_t)count * oacl_dtype_size(dst.dtype));
+    oacl_memmove(dst.addr, src.addr, (size_t)count * oacl_dtype_size(dst.dtype));
 }
 
 /* UB -> global memory, `count` elements. */
 static inline void oacl_data_copy_out(oacl_gm_t dst, oacl_local_t src, uint32_t count)
 {
     oacl_copy_check_("DataCopy(UB->GM)", src, dst.dtype, dst.addr, count);
-    memcpy(dst.addr, src.addr, (size_t)count * oacl_dtype_size(src.dtype));
+    oacl_memmove(dst.addr, src.addr, (size_t)count * oacl_dtype_size(src.dtype));
 }
 
 /* UB -> UB, `count` elements. */
@@ -486,7 +486,7 @@ static inline void oacl_data_copy_local(oacl_local_t dst, oacl_local_t src, uint
     oacl_copy_check_("DataCopy(UB->UB)", dst, src.dtype, src.addr, count);
     if (count > src.size)
         OACL_FAIL(OACL_FAULT_UB, "DataCopy(UB->UB): %u elements exceed the %u-element source", count, src.size);
-    memmove(dst.addr, src.addr, (size_t)count * oacl_dtype_size(src.dtype));
+    oacl_memmove(dst.addr, src.addr, (size_t)count * oacl_dtype_size(src.dtype));
 }
 
 /* ---- vector computation ------------------------------------------------------------ */
@@ -786,7 +786,7 @@ static inline void oacl_copy_blocks_(uint8_t *d, const uint8_t *s, oacl_copy_par
     size_t len = (size_t)p.block_len * OACL_DATA_BLOCK;
     size_t ds = len + (size_t)p.dst_gap * OACL_DATA_BLOCK, ss = len + (size_t)p.src_gap * OACL_DATA_BLOCK;
     for (uint32_t i = 0; p.block_len && i < p.block_count; i++)
-        memmove(d + i * ds, s + i * ss, len);
+        oacl_memmove(d + i * ds, s + i * ss, len);
 }
 
 /* Global memory -> UB, block by block. */
@@ -880,7 +880,7 @@ static inline void oacl_data_copy_pad_in(oacl_local_t dst, oacl_gm_t src, oacl_p
         if (is_pad)
             for (size_t off = 0; off < row * OACL_DATA_BLOCK; off += es)
                 memcpy(u + off, pad_value, es);
-        memmove(u + (size_t)left * es, g, p.block_len);
+        oacl_memmove(u + (size_t)left * es, g, p.block_len);
     }
 }
 
@@ -890,7 +890,7 @@ static inline void oacl_data_copy_pad_out(oacl_gm_t dst, oacl_local_t src, oacl_
     static const char op[] = "DataCopyPad(UB->GM)";
     uint64_t row = oacl_pad_check_(op, src, dst.dtype, dst.addr, p, 0, 0, p.src_stride);
     for (uint32_t r = 0; r < p.block_count; r++)
-        memmove(dst.addr + (size_t)r * ((size_t)p.block_len + p.dst_stride),
+        oacl_memmove(dst.addr + (size_t)r * ((size_t)p.block_len + p.dst_stride),
                 src.addr + (size_t)r * (size_t)(row + p.src_stride) * OACL_DATA_BLOCK, p.block_len);
 }
 

@@ -155,6 +155,12 @@ OACL_KAPI void oacl_vadd_f32(float *dst, const float *a, const float *b, size_t 
 OACL_KAPI void oacl_vadd_i32(int32_t *dst, const int32_t *a, const int32_t *b, size_t n);
 OACL_KAPI void oacl_vadd_i16(int16_t *dst, const int16_t *a, const int16_t *b, size_t n);
 
+/* Byte copy for data movement (DataCopy and friends); regions may
+ * overlap. A call rather than an inline memcpy: compilers expand a
+ * constant-size memcpy into `rep movs` sequences that cost several times
+ * the C library's vector copy at tile sizes. */
+OACL_KAPI void oacl_memmove(void *dst, const void *src, size_t n);
+
 /* binary16 <-> binary32 conversion (round to nearest even, IEEE specials). */
 OACL_KAPI void oacl_cvt_f16_to_f32(float *dst, const uint16_t *src, size_t n);
 OACL_KAPI void oacl_cvt_f32_to_f16(uint16_t *dst, const float *src, size_t n);

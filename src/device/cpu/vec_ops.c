@@ -250,6 +250,8 @@ enum oacl_vec_isa oacl_vec_active_isa(void)
 
 /* ---- exported entry points ------------------------------------------------ */
 
+OACL_KAPI void oacl_memmove(void *dst, const void *src, size_t n) { memmove(dst, src, n); }
+
 OACL_KAPI void oacl_vadd_f16(uint16_t *dst, const uint16_t *a, const uint16_t *b, size_t n)
 {
     vec_ops()->vadd_f16(dst, a, b, n);
