@@ -57,12 +57,15 @@ const struct oacl_vec_ops *oacl_vec_ops_avx2(void);
  * Streaming (non-temporal) stores pay off once the destination is far
  * larger than the caches a core can use: they skip the read-for-ownership
  * of every destination line and don't evict the working set of other
- * blocks. Below a few MiB the output is likely to be read again soon (the
+ * blocks. Below that the output is likely to be read again soon (the
  * next kernel step, a copy-out), so ordinary cached stores are better.
- * 4 MiB is above the per-core L2 of current x86 server parts and a good
- * fraction of a shared L3 slice.
+ * 2 MiB is at least the per-core L2 of current x86 server parts; when
+ * several blocks each write that much the launch's output outgrows a
+ * shared L3 slice. (oacl-bench: the 16 MiB-per-array add, 2 MiB per
+ * block, went from 0.78 to 0.93-0.95 of the reference loop when this
+ * dropped from 4 MiB; 1-8 MiB arrays did not change.)
  */
-#define OACL_VEC_NT_MIN_BYTES_DEFAULT ((size_t)4 << 20)
+#define OACL_VEC_NT_MIN_BYTES_DEFAULT ((size_t)2 << 20)
 
 /* Destination size (bytes) from which SIMD code streams; tests lower it. */
 extern _Atomic size_t oacl_vec_nt_min_bytes;
