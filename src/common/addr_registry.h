@@ -53,6 +53,10 @@ struct oacl_mem_record *oacl_registry_find_locked(enum oacl_space sp, uintptr_t 
 struct oacl_mem_record *oacl_registry_overlap_locked(enum oacl_space sp, uintptr_t base, size_t len);
 struct oacl_mem_record *oacl_registry_remove_locked(enum oacl_space sp, uintptr_t base);
 size_t oacl_registry_count_locked(enum oacl_space sp);
+/* Fast path for a host address inside a mapped registration of whole
+ * pages: its device address. False means "ask the records" (not mapped,
+ * not registered, or a page shared with another range), never an error. */
+bool oacl_registry_translate_locked(uintptr_t host, uintptr_t *dev);
 
 /* Convenience: copy of the record containing addr (shared lock taken). */
 bool oacl_registry_lookup(enum oacl_space sp, uintptr_t addr, struct oacl_mem_record *out);

@@ -122,6 +122,18 @@ aclError oacl_ctx_current(struct oacl_context **out, const char *fn)
     return oacl_fail(ACL_ERROR_RT_CONTEXT_NULL, fn, "no current context on this thread; call aclrtSetDevice first");
 }
 
+aclError oacl_ctx_require(const char *fn)
+{
+    const struct oacl_context *c = tls_ctx;
+    if (c && !__atomic_load_n(&c->dead, __ATOMIC_ACQUIRE))
+        return ACL_SUCCESS;
+    struct oacl_context *ctx = NULL;
+    aclError rc = oacl_ctx_current(&ctx, fn); /* the implicit default device, or the error */
+    if (rc == ACL_SUCCESS)
+        oacl_obj_put(&ctx->obj);
+    return rc;
+}
+
 /* ---- the context API (spec 4.3) --------------------------------------------------- */
 
 OACL_API aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)

@@ -187,13 +187,17 @@ OACL_API aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", pHost ? "pDevice" : "pHost");
     if (flag != 0)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "flag is %u; it must be 0", flag);
-    struct oacl_context *ctx = NULL;
-    aclError rc = oacl_ctx_current(&ctx, __func__);
+    aclError rc = oacl_ctx_require(__func__);
     if (rc)
         return rc;
-    oacl_obj_put(&ctx->obj);
     uintptr_t p = (uintptr_t)pHost;
     oacl_registry_rdlock();
+    uintptr_t d;
+    if (oacl_registry_translate_locked(p, &d)) {
+        oacl_registry_unlock();
+        *pDevice = (void *)d;
+        return ACL_SUCCESS;
+    }
     struct oacl_mem_record *reg = oacl_registry_find_locked(OACL_SPACE_HOSTREG, p);
     if (reg && (reg->flags & ACL_HOST_REG_MAPPED)) {
         *pDevice = (char *)reg->dev_ptr + (p - reg->base);
@@ -211,11 +215,9 @@ OACL_API aclError aclrtHostUnregister(void *ptr)
 {
     if (!ptr)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "ptr is NULL");
-    struct oacl_context *ctx = NULL;
-    aclError rc = oacl_ctx_current(&ctx, __func__);
+    aclError rc = oacl_ctx_require(__func__);
     if (rc)
         return rc;
-    oacl_obj_put(&ctx->obj);
     uintptr_t p = (uintptr_t)ptr;
     oacl_registry_wrlock();
     struct oacl_mem_record *reg = oacl_registry_find_locked(OACL_SPACE_HOSTREG, p);

@@ -1185,6 +1185,74 @@ static void test_range_spanning_shared_and_private_pages(void **state)
         fail_msg("%s", bad);
 }
 
+/* The host -> device index stays exact under churn: separately mapped
+ * pages (each its own alias), identity-mapped sub-page ranges on adjacent
+ * pages (one shared offset, the case an index could merge wrongly) and
+ * pinned-only registrations (no device address), registered and
+ * unregistered in random order; every page is checked after every step. */
+static void test_translation_index_under_churn(void **state)
+{
+    (void)state;
+    enum { P = 48, STEPS = 1500 };
+    const size_t ps = page_sz();
+    unsigned char *a = NULL;
+    ACL_OK(aclrtMallocHost((void **)&a, P * ps));
+    unsigned char *b = mmap(NULL, P * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(b != MAP_FAILED);
+    void *dev_a[P] = {0};     /* alias of a's page i while registered */
+    int state_b[P] = {0};     /* 0 none, 1 identity-mapped, 2 pinned only */
+    uint64_t rng = 0x243F6A8885A308D3ull;
+    for (int step = 0; step < STEPS; step++) {
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        const size_t i = (size_t)(rng % P);
+        if (rng & (1ull << 40)) {
+            if (dev_a[i]) {
+                ACL_OK(aclrtHostUnregister(a + i * ps));
+                dev_a[i] = NULL;
+            } else {
+                ACL_OK(aclrtHostRegister(a + i * ps, ps, ACL_HOST_REGISTER_MAPPED, &dev_a[i]));
+                assert_true(dev_a[i] != (void *)(a + i * ps));
+            }
+        } else if (state_b[i]) {
+            ACL_OK(aclrtHostUnregister(b + i * ps));
+            state_b[i] = 0;
+        } else {
+            const int pinned_only = (rng >> 41) % 3 == 0;
+            ACL_OK(aclrtHostRegisterV2(b + i * ps, ps / 2, pinned_only ? PINNED : MAPPED));
+            state_b[i] = pinned_only ? 2 : 1;
+        }
+        for (size_t j = 0; j < P; j++) {
+            void *d = OUT_SENTINEL;
+            const size_t off = (j * 37 + (size_t)step) % ps;
+            if (dev_a[j]) {
+                ACL_OK(aclrtHostGetDevicePointer(a + j * ps + off, &d, 0));
+                assert_ptr_equal(d, (unsigned char *)dev_a[j] + off);
+            } else {
+                assert_not_registered(a + j * ps + off);
+            }
+            d = OUT_SENTINEL;
+            if (state_b[j] == 1) {
+                ACL_OK(aclrtHostGetDevicePointer(b + j * ps + off, &d, 0));
+                assert_ptr_equal(d, b + j * ps + off);
+            } else if (state_b[j] == 2) {
+                ACL_ERR(aclrtHostGetDevicePointer(b + j * ps + off, &d, 0), ACL_ERROR_RT_PARAM_INVALID,
+                        "without ACL_HOST_REG_MAPPED");
+                assert_ptr_equal(d, OUT_SENTINEL);
+            } else {
+                assert_not_registered(b + j * ps + off);
+            }
+        }
+    }
+    for (size_t j = 0; j < P; j++) {
+        if (dev_a[j])
+            ACL_OK(aclrtHostUnregister(a + j * ps));
+        if (state_b[j])
+            ACL_OK(aclrtHostUnregister(b + j * ps));
+    }
+    ACL_OK(aclrtFreeHost(a));
+    munmap(b, P * ps);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fixture_setup, fixture_teardown)
@@ -1210,6 +1278,7 @@ int main(void)
         T(test_unregister_bad_inputs),
         T(test_pageable_whole_pages_migrated),
         T(test_pageable_partial_page_identity),
+        T(test_translation_index_under_churn),
         T(test_pageable_shared_memory_aliased),
         T(test_pageable_pinned_only),
         T(test_pageable_pinned_and_mapped),
