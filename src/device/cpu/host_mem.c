@@ -97,11 +97,11 @@ int oacl_cpu_host_alloc(struct oacl_bdev *dev, size_t size, void **out, bool *lo
 void oacl_cpu_host_free(void *ptr, size_t size) { munmap(ptr, round_pages(size)); }
 
 /* True when every page of [ptr, ptr+len) is mapped. */
-/* ASan and TSan intercept mlock and succeed without locking anything. */
+/* ASan, TSan and MSan intercept mlock and succeed without locking anything. */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define MLOCK_IS_REAL 0
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
 #define MLOCK_IS_REAL 0
 #endif
 #endif
