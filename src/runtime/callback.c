@@ -253,13 +253,8 @@ static struct subscriber *find_sub_locked(uint64_t tid, enum sub_kind kind)
 
 static aclError subscribe(uint64_t tid, aclrtStream stream, enum sub_kind kind, const char *fn)
 {
-    struct oacl_context *ctx = NULL;
-    aclError rc = oacl_ctx_current(&ctx, fn);
-    if (rc)
-        return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_QUERY, &s, fn);
-    oacl_obj_put(&ctx->obj);
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_QUERY, &s, fn);
     if (rc)
         return rc;
     int32_t dev = s->ctx->dev->id;
@@ -304,13 +299,8 @@ static aclError subscribe(uint64_t tid, aclrtStream stream, enum sub_kind kind, 
 
 static aclError unsubscribe(uint64_t tid, aclrtStream stream, enum sub_kind kind, const char *fn)
 {
-    struct oacl_context *ctx = NULL;
-    aclError rc = oacl_ctx_current(&ctx, fn);
-    if (rc)
-        return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_QUERY, &s, fn);
-    oacl_obj_put(&ctx->obj);
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_QUERY, &s, fn);
     if (rc)
         return rc;
     struct item *orphans = NULL;
@@ -424,13 +414,8 @@ OACL_API aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCal
                          (int)blockType);
     if (!fn)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "fn is NULL");
-    struct oacl_context *ctx = NULL;
-    aclError rc = oacl_ctx_current(&ctx, __func__);
-    if (rc)
-        return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, __func__);
-    oacl_obj_put(&ctx->obj);
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_ENQUEUE, &s, __func__);
     if (rc)
         return rc;
     struct item *it = calloc(1, sizeof(*it));
@@ -460,13 +445,8 @@ OACL_API aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void
 {
     if (!fn)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "fn is NULL");
-    struct oacl_context *ctx = NULL;
-    aclError rc = oacl_ctx_current(&ctx, __func__);
-    if (rc)
-        return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, __func__);
-    oacl_obj_put(&ctx->obj);
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_ENQUEUE, &s, __func__);
     if (rc)
         return rc;
     struct item *it = calloc(1, sizeof(*it));

@@ -132,45 +132,38 @@ OACL_API aclError aclrtDestroyEvent(aclrtEvent event)
 }
 
 /* Resolves the event and an enqueue stream in the current context. */
-static aclError event_and_stream(aclrtEvent event, aclrtStream stream, struct oacl_context **ctx,
-                                 struct oacl_event **e, struct oacl_stream **s, const char *fn)
+static aclError event_and_stream(aclrtEvent event, aclrtStream stream, struct oacl_event **e,
+                                 struct oacl_stream **s, const char *fn)
 {
-    aclError rc = oacl_ctx_current(ctx, fn);
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_ENQUEUE, s, fn);
     if (rc)
         return rc;
-    rc = oacl_stream_resolve(*ctx, stream, OACL_STREAM_ENQUEUE, s, fn);
-    if (rc == ACL_SUCCESS) {
-        rc = event_get(event, e, fn);
-        if (rc)
-            oacl_obj_put(&(*s)->obj);
-    }
+    rc = event_get(event, e, fn);
     if (rc)
-        oacl_obj_put(&(*ctx)->obj);
+        oacl_obj_put(&(*s)->obj);
     return rc;
 }
 
-static void put3(struct oacl_context *ctx, struct oacl_event *e, struct oacl_stream *s)
+static void put2(struct oacl_event *e, struct oacl_stream *s)
 {
     oacl_obj_put(&e->obj);
     oacl_obj_put(&s->obj);
-    oacl_obj_put(&ctx->obj);
 }
 
 OACL_API aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
     if (!event)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "event is NULL");
-    struct oacl_context *ctx = NULL;
     struct oacl_event *e = NULL;
     struct oacl_stream *s = NULL;
-    aclError rc = event_and_stream(event, stream, &ctx, &e, &s, __func__);
+    aclError rc = event_and_stream(event, stream, &e, &s, __func__);
     if (rc)
         return rc;
     char err[OACL_BACKEND_ERRLEN] = "";
     int brc = oacl_backend()->event_record(s->queue, e->be, err);
     if (brc)
         rc = oacl_fail(brc, __func__, "%s", err);
-    put3(ctx, e, s);
+    put2(e, s);
     return rc;
 }
 
@@ -178,10 +171,9 @@ OACL_API aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 {
     if (!event)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "event is NULL");
-    struct oacl_context *ctx = NULL;
     struct oacl_event *e = NULL;
     struct oacl_stream *s = NULL;
-    aclError rc = event_and_stream(event, stream, &ctx, &e, &s, __func__);
+    aclError rc = event_and_stream(event, stream, &e, &s, __func__);
     if (rc)
         return rc;
     if (e->kind != EVENT_FLAGGED || !(e->flags & ACL_EVENT_SYNC)) {
@@ -193,7 +185,7 @@ OACL_API aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
         if (brc)
             rc = oacl_fail(brc, __func__, "%s", err);
     }
-    put3(ctx, e, s);
+    put2(e, s);
     return rc;
 }
 
@@ -201,10 +193,9 @@ OACL_API aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
     if (!event)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "event is NULL");
-    struct oacl_context *ctx = NULL;
     struct oacl_event *e = NULL;
     struct oacl_stream *s = NULL;
-    aclError rc = event_and_stream(event, stream, &ctx, &e, &s, __func__);
+    aclError rc = event_and_stream(event, stream, &e, &s, __func__);
     if (rc)
         return rc;
     struct oacl_event_state st;
@@ -221,7 +212,7 @@ OACL_API aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
         if (brc)
             rc = oacl_fail(brc, __func__, "%s", err);
     }
-    put3(ctx, e, s);
+    put2(e, s);
     return rc;
 }
 

@@ -448,13 +448,8 @@ OACL_API aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
     aclError rc = check_fill(devPtr, maxCount, count, __func__);
     if (rc)
         return rc;
-    struct oacl_context *ctx = NULL;
-    rc = oacl_ctx_current(&ctx, __func__);
-    if (rc)
-        return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, __func__);
-    oacl_obj_put(&ctx->obj);
+    rc = oacl_stream_arg(stream, OACL_STREAM_ENQUEUE, &s, __func__);
     if (rc)
         return rc;
     char err[OACL_BACKEND_ERRLEN] = "";

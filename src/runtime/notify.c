@@ -101,12 +101,7 @@ static aclError notify_and_stream(aclrtNotify notify, aclrtStream stream, struct
     aclError rc = notify_get(notify, n, fn);
     if (rc)
         return rc;
-    struct oacl_context *ctx = NULL;
-    rc = oacl_ctx_current(&ctx, fn);
-    if (rc == ACL_SUCCESS) {
-        rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, s, fn);
-        oacl_obj_put(&ctx->obj);
-    }
+    rc = oacl_stream_arg(stream, OACL_STREAM_ENQUEUE, s, fn);
     if (rc)
         oacl_obj_put(&(*n)->obj);
     return rc;

@@ -172,6 +172,9 @@ enum oacl_stream_use {
  */
 aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum oacl_stream_use use,
                              struct oacl_stream **out, const char *fn);
+/* oacl_stream_resolve against the calling thread's current context: what
+ * every API taking an aclrtStream argument starts with. */
+aclError oacl_stream_arg(aclrtStream stream, enum oacl_stream_use use, struct oacl_stream **out, const char *fn);
 /* Retires the handle, unlinks, then waits for (or, with force, discards)
  * pending work. False if another teardown got there first. */
 bool oacl_stream_teardown(struct oacl_stream *s, bool force);

@@ -96,6 +96,17 @@ static aclError stopped_check(struct oacl_stream *s, const char *fn)
     return oacl_fail(err, fn, "the stream's context stopped after a task failed (ACL_STOP_ON_FAILURE)");
 }
 
+aclError oacl_stream_arg(aclrtStream stream, enum oacl_stream_use use, struct oacl_stream **out, const char *fn)
+{
+    struct oacl_context *ctx = NULL;
+    aclError rc = oacl_ctx_current(&ctx, fn);
+    if (rc)
+        return rc;
+    rc = oacl_stream_resolve(ctx, stream, use, out, fn);
+    oacl_obj_put(&ctx->obj);
+    return rc;
+}
+
 aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum oacl_stream_use use,
                              struct oacl_stream **out, const char *fn)
 {
@@ -185,12 +196,8 @@ static aclError destroy_stream(aclrtStream stream, bool force, const char *fn)
 {
     if (!stream)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "stream is NULL (the default stream cannot be destroyed)");
-    struct oacl_context *ctx = NULL;
-    aclError rc = oacl_ctx_current(&ctx, fn);
-    if (rc)
-        return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_OWN, &s, fn);
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_OWN, &s, fn);
     if (rc == ACL_SUCCESS) {
         if (s->is_default)
             rc = oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "stream %p is a default stream, which cannot be destroyed",
@@ -199,7 +206,6 @@ static aclError destroy_stream(aclrtStream stream, bool force, const char *fn)
             rc = oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, fn, "stream %p was destroyed concurrently", stream);
         oacl_obj_put(&s->obj);
     }
-    oacl_obj_put(&ctx->obj);
     return rc;
 }
 
@@ -209,17 +215,12 @@ OACL_API aclError aclrtDestroyStreamForce(aclrtStream stream) { return destroy_s
 
 OACL_API aclError aclrtSynchronizeStream(aclrtStream stream)
 {
-    struct oacl_context *ctx = NULL;
-    aclError rc = oacl_ctx_current(&ctx, __func__);
-    if (rc)
-        return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_QUERY, &s, __func__);
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_QUERY, &s, __func__);
     if (rc == ACL_SUCCESS) {
         rc = oacl_stream_sync(s, -1, __func__);
         oacl_obj_put(&s->obj);
     }
-    oacl_obj_put(&ctx->obj);
     return rc;
 }
 
@@ -362,24 +363,13 @@ OACL_API aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConf
     return create_configured(stream, cfg.priority, cfg.flag, __func__);
 }
 
-/* A stream argument of the queries: NULL is the default stream. */
-static aclError query_stream(aclrtStream stream, struct oacl_stream **s, const char *fn)
-{
-    struct oacl_context *ctx = NULL;
-    aclError rc = oacl_ctx_current(&ctx, fn);
-    if (rc)
-        return rc;
-    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_QUERY, s, fn);
-    oacl_obj_put(&ctx->obj);
-    return rc;
-}
 
 OACL_API aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority)
 {
     if (!priority)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "priority is NULL");
     struct oacl_stream *s = NULL;
-    aclError rc = query_stream(stream, &s, __func__);
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_QUERY, &s, __func__);
     if (rc == ACL_SUCCESS) {
         *priority = s->priority;
         oacl_obj_put(&s->obj);
@@ -392,7 +382,7 @@ OACL_API aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags)
     if (!flags)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "flags is NULL");
     struct oacl_stream *s = NULL;
-    aclError rc = query_stream(stream, &s, __func__);
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_QUERY, &s, __func__);
     if (rc == ACL_SUCCESS) {
         *flags = s->flags;
         oacl_obj_put(&s->obj);
@@ -405,7 +395,7 @@ OACL_API aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
     if (!streamId)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "streamId is NULL");
     struct oacl_stream *s = NULL;
-    aclError rc = query_stream(stream, &s, __func__);
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_QUERY, &s, __func__);
     if (rc == ACL_SUCCESS) {
         *streamId = s->id;
         oacl_obj_put(&s->obj);
@@ -418,7 +408,7 @@ OACL_API aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status
     if (!status)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "status is NULL");
     struct oacl_stream *s = NULL;
-    aclError rc = query_stream(stream, &s, __func__);
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_QUERY, &s, __func__);
     if (rc == ACL_SUCCESS) {
         *status = oacl_backend()->queue_idle(s->queue) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
         oacl_obj_put(&s->obj);
@@ -432,7 +422,7 @@ OACL_API aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t 
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                          "timeout %d: use -1 (no limit) or a positive number of ms", timeout);
     struct oacl_stream *s = NULL;
-    aclError rc = query_stream(stream, &s, __func__);
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_QUERY, &s, __func__);
     if (rc == ACL_SUCCESS) {
         rc = oacl_stream_sync(s, timeout < 0 ? -1 : (int64_t)timeout * 1000000, __func__);
         oacl_obj_put(&s->obj);
@@ -443,7 +433,7 @@ OACL_API aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t 
 OACL_API aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
 {
     struct oacl_stream *s = NULL;
-    aclError rc = query_stream(stream, &s, __func__);
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_QUERY, &s, __func__);
     if (rc)
         return rc;
     /* Only bit 0 counts. The mode holds for every stream of the context. */

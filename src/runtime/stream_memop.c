@@ -38,13 +38,8 @@ static aclError memop(void *devAddr, uint64_t value, uint32_t flag, aclrtStream 
         return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "flag %u is not an ACL_STREAM_WAIT_VALUE_* condition", flag);
     if (!is_wait && flag != 0)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "flag %u is reserved and must be 0", flag);
-    struct oacl_context *ctx = NULL;
-    aclError rc = oacl_ctx_current(&ctx, fn);
-    if (rc)
-        return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, fn);
-    oacl_obj_put(&ctx->obj);
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_ENQUEUE, &s, fn);
     if (rc)
         return rc;
     rc = check_word(devAddr, s, fn);

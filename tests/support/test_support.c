@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 void oacl_test_clear_msgs(void) { (void)aclGetRecentErrMsg(); }
 
@@ -101,4 +102,17 @@ void oacl_test_run_thread(void *(*fn)(void *), void *arg)
     pthread_t t;
     assert_int_equal(pthread_create(&t, NULL, fn, arg), 0);
     assert_int_equal(pthread_join(t, NULL), 0);
+}
+
+uint64_t test_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void test_sleep_ms(unsigned ms)
+{
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
 }

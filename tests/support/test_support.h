@@ -60,6 +60,10 @@ struct test_buf {
     void *dev;
     size_t size;
 };
+/* Monotonic clock in milliseconds, and a plain sleep, for timing tests. */
+uint64_t test_now_ms(void);
+void test_sleep_ms(unsigned ms);
+
 void test_buf_alloc(struct test_buf *b, size_t size);
 void test_buf_free(struct test_buf *b);
 

@@ -35,19 +35,6 @@ static int teardown(void **state)
     return aclrtResetDeviceForce(0);
 }
 
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 static void sleep_on(aclrtStream s, uint32_t ms)
 {
     void *counter = (char *)g_buf.dev + 60000;
@@ -66,12 +53,12 @@ static aclrtStreamStatus query(aclrtStream s)
 /* Polls until the stream completes or ms pass; true when it completed. */
 static bool completes_within(aclrtStream s, unsigned ms)
 {
-    uint64_t end = now_ms() + ms;
+    uint64_t end = test_now_ms() + ms;
     do {
         if (query(s) == ACL_STREAM_STATUS_COMPLETE)
             return true;
-        sleep_ms(1);
-    } while (now_ms() < end);
+        test_sleep_ms(1);
+    } while (test_now_ms() < end);
     return false;
 }
 
@@ -166,19 +153,19 @@ static void test_one_record_one_wait(void **state)
     ACL_OK(aclrtCreateNotify(&n, 0));
     ACL_OK(aclrtWaitAndResetNotify(n, s1, 0));
     ACL_OK(aclrtWaitAndResetNotify(n, s2, 0));
-    sleep_ms(20);
+    test_sleep_ms(20);
     assert_int_equal(query(s1), ACL_STREAM_STATUS_NOT_READY);
     assert_int_equal(query(s2), ACL_STREAM_STATUS_NOT_READY);
     ACL_ERR(aclrtSynchronizeStreamWithTimeout(s1, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, NULL);
 
     ACL_OK(aclrtRecordNotify(n, rec));
     /* Exactly one of the two waits passes. */
-    uint64_t end = now_ms() + 5000;
+    uint64_t end = test_now_ms() + 5000;
     bool d1 = false, d2 = false;
-    while (!d1 && !d2 && now_ms() < end) {
+    while (!d1 && !d2 && test_now_ms() < end) {
         d1 = query(s1) == ACL_STREAM_STATUS_COMPLETE;
         d2 = query(s2) == ACL_STREAM_STATUS_COMPLETE;
-        sleep_ms(1);
+        test_sleep_ms(1);
     }
     assert_true(d1 || d2);
     aclrtStream other = d1 ? s2 : s1;
@@ -220,11 +207,11 @@ static void test_wait_timeout(void **state)
     uint32_t value = 7, count = 1;
     const void *fv[] = {&g_buf.dev, &value, &count};
     size_t fs[] = {8, 4, 4};
-    uint64_t t0 = now_ms();
+    uint64_t t0 = test_now_ms();
     ACL_OK(aclrtWaitAndResetNotify(n, s, 40));
     ACL_OK(test_launch(g_fill, 1, s, 3, fv, fs));
     ACL_ERR(aclrtSynchronizeStream(s), ACL_ERROR_RT_TASK_TIMEOUT, "did not happen within 40 ms");
-    uint64_t waited = now_ms() - t0;
+    uint64_t waited = test_now_ms() - t0;
     assert_true(waited >= 40);
     assert_true(waited < 5000);
     /* Work queued after the failed wait still ran (continue on failure). */
@@ -269,7 +256,7 @@ static void test_force_destroy_parked_wait(void **state)
     ACL_OK(aclrtCreateNotify(&n, 0));
     ACL_OK(aclrtWaitAndResetNotify(n, a, 0));
     sleep_on(a, 1); /* queued behind the wait: dropped */
-    sleep_ms(10);
+    test_sleep_ms(10);
     ACL_OK(aclrtDestroyStreamForce(a));
     /* The dropped wait did not consume anything: the next record is b's. */
     ACL_OK(aclrtWaitAndResetNotify(n, b, 0));
@@ -292,7 +279,7 @@ static void test_stop_on_failure_drops_parked_wait(void **state)
     aclrtNotify n;
     ACL_OK(aclrtCreateNotify(&n, 0));
     ACL_OK(aclrtWaitAndResetNotify(n, b, 0));
-    sleep_ms(5);
+    test_sleep_ms(5);
     uint32_t bad = 0;
     const void *tv[] = {&g_buf.dev, &bad};
     size_t ts[] = {8, 4};

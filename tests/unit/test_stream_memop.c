@@ -39,19 +39,6 @@ static int teardown(void **state)
     return aclrtResetDeviceForce(0);
 }
 
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 static void set_u64(uint64_t *dev, uint64_t v) { ACL_OK(aclrtMemcpy(dev, 8, &v, 8, ACL_MEMCPY_HOST_TO_DEVICE)); }
 
 static uint64_t get_u64(const uint64_t *dev)
@@ -196,10 +183,10 @@ static void test_kernel_releases_wait(void **state)
     uint32_t ms = 20;
     const void *v[] = {&g_word, &value, &ms};
     size_t sz[] = {8, 8, 4};
-    uint64_t t0 = now_ms();
+    uint64_t t0 = test_now_ms();
     ACL_OK(test_launch(g_store, 2, k, 3, v, sz));
     ACL_OK(aclrtSynchronizeStream(w));
-    assert_true(now_ms() - t0 >= 20);
+    assert_true(test_now_ms() - t0 >= 20);
     assert_int_equal(get_u64(g_marker), 1);
     ACL_OK(aclrtSynchronizeStream(k));
     ACL_OK(aclrtDestroyStream(k));
@@ -218,7 +205,7 @@ static void test_host_releases_wait(void **state)
     __atomic_store_n(host_word, 0, __ATOMIC_RELEASE);
     ACL_OK(aclrtValueWait(dev_word, 0x100, ACL_STREAM_WAIT_VALUE_AND, s));
     ACL_OK(aclrtValueWrite(dev_word + 1, 9, 0, s));
-    sleep_ms(20);
+    test_sleep_ms(20);
     assert_int_equal(query(s), ACL_STREAM_STATUS_NOT_READY);
     __atomic_store_n(host_word, 0x300, __ATOMIC_RELEASE);
     ACL_OK(aclrtSynchronizeStreamWithTimeout(s, 5000));
@@ -238,7 +225,7 @@ static void test_force_destroy_parked_waits(void **state)
         ACL_OK(aclrtValueWait(g_word, 1, ACL_STREAM_WAIT_VALUE_EQ, s));
         ACL_OK(aclrtValueWrite(g_marker, 5, 0, s));
         if (i % 2)
-            sleep_ms(1);
+            test_sleep_ms(1);
         ACL_OK(aclrtDestroyStreamForce(s));
     }
     aclrtStream s;
