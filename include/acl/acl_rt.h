@@ -76,6 +76,15 @@ extern "C" {
 /* Flag of aclrtMemAllocManaged. */
 #define ACL_RT_MEM_ATTACH_GLOBAL 0x01U
 
+/* aclrtCheckMemType memory classes (ACL_RT_MEM_TYPE_RSVD: reserved address
+   ranges; 0x20 is accepted with the same meaning). */
+#define ACL_RT_MEM_TYPE_DEV  (0X2U)
+#define ACL_RT_MEM_TYPE_DVPP (0X8U)
+#define ACL_RT_MEM_TYPE_RSVD (0X10U)
+
+/* Most barriers one aclrtCmoWaitBarrier task waits for. */
+#define ACL_RT_CMO_MAX_BARRIER_NUM 6U
+
 /* Image kinds for the binary load option ACL_RT_BINARY_LOAD_OPT_MAGIC. */
 #define ACL_RT_BINARY_MAGIC_ELF_AICORE      0x43554245U
 #define ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE 0x41415246U
@@ -213,7 +222,7 @@ typedef enum aclrtStreamStatus {
 typedef enum {
     ACL_RT_STREAM_WORK_ADDR_PTR = 0, /* void *: work memory for models run on the stream */
     ACL_RT_STREAM_WORK_SIZE = 1,     /* size_t */
-    ACL_RT_STREAM_FLAG = 2,          /* size_t; reserved, 0 by default */
+    ACL_RT_STREAM_FLAG = 2,          /* uint32_t or size_t; 0 by default */
     ACL_RT_STREAM_PRIORITY = 3,      /* uint32_t in 0..7, 0 is the highest */
 } aclrtStreamConfigAttr;
 
@@ -264,6 +273,91 @@ typedef enum aclrtMemLocationType {
     ACL_MEM_LOCATION_TYPE_MANAGED = 3,      /* from aclrtMemAllocManaged */
     ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4,
 } aclrtMemLocationType;
+
+/* Advice of aclrtMemManagedAdvise. */
+typedef enum aclrtMemManagedAdviseType {
+    ACL_MEM_ADVISE_SET_READ_MOSTLY = 0,
+    ACL_MEM_ADVISE_UNSET_READ_MOSTLY,
+    ACL_MEM_ADVISE_SET_PREFERRED_LOCATION,
+    ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION,
+    ACL_MEM_ADVISE_SET_ACCESSED_BY,
+    ACL_MEM_ADVISE_UNSET_ACCESSED_BY,
+} aclrtMemManagedAdviseType;
+
+/* Kinds of location of managed memory. */
+typedef enum aclrtMemManagedLocationType {
+    ACL_MEM_LOCATIONTYPE_INVALID = 0,
+    ACL_MEM_LOCATIONTYPE_DEVICE,            /* id = device id */
+    ACL_MEM_LOCATIONTYPE_HOST,              /* id ignored */
+    ACL_MEM_LOCATIONTYPE_HOST_NUMA,         /* id = host NUMA node */
+    ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT, /* the calling thread's node; id ignored */
+} aclrtMemManagedLocationType;
+
+/* Attributes of a managed range (aclrtMemManagedGetAttr(s)). */
+typedef enum aclrtMemManagedRangeAttribute {
+    ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1,             /* int32_t */
+    ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,          /* int32_t */
+    ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY,                 /* int32_t[n] */
+    ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE,     /* aclrtMemManagedLocationType */
+    ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID,       /* int32_t */
+    ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION,      /* int32_t */
+    ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE, /* aclrtMemManagedLocationType */
+    ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID    /* int32_t */
+} aclrtMemManagedRangeAttribute;
+
+/* Hardware engines of aclrtHostMemMapCapabilities. */
+typedef enum {
+    ACL_RT_HAC_TYPE_STARS = 0, /* task scheduler */
+    ACL_RT_HAC_TYPE_AICPU,
+    ACL_RT_HAC_TYPE_AIC,       /* cube cores */
+    ACL_RT_HAC_TYPE_AIV,       /* vector cores */
+    ACL_RT_HAC_TYPE_PCIEDMA,
+    ACL_RT_HAC_TYPE_RDMA,
+    ACL_RT_HAC_TYPE_SDMA,
+    ACL_RT_HAC_TYPE_DVPP,
+    ACL_RT_HAC_TYPE_UDMA,
+    ACL_RT_HAC_TYPE_CCU
+} aclrtHacType;
+
+typedef enum {
+    ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED = 0,
+    ACL_RT_HOST_MEM_MAP_SUPPORTED
+} aclrtHostMemMapCapability;
+
+/* Cache maintenance operations. */
+typedef enum aclrtCmoType {
+    ACL_RT_CMO_TYPE_PREFETCH = 0, /* load into the cache */
+    ACL_RT_CMO_TYPE_WRITEBACK,    /* write dirty lines back, keep them */
+    ACL_RT_CMO_TYPE_INVALID,      /* drop lines */
+    ACL_RT_CMO_TYPE_FLUSH,        /* write back and drop */
+} aclrtCmoType;
+
+/* Reductions of aclrtReduceAsync. */
+typedef enum {
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10,
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11,
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN = 12,
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL = 13,
+} aclrtReduceKind;
+
+/* Distributions of aclrtRandomNumAsync. */
+typedef enum {
+    ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK = 0,
+    ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS,
+    ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS,
+    ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS,
+} aclrtRandomNumFuncType;
+
+/* Kind of physical memory (memory pools, virtual memory). */
+typedef enum aclrtMemAllocationType {
+    ACL_MEM_ALLOCATION_TYPE_PINNED = 0,
+} aclrtMemAllocationType;
+
+/* Kinds of shareable handle (memory pools, virtual memory). */
+typedef enum aclrtMemHandleType {
+    ACL_MEM_HANDLE_TYPE_NONE = 0,
+    ACL_MEM_HANDLE_TYPE_POSIX = 2,
+} aclrtMemHandleType;
 
 /* Scope of aclrtGetLastError / aclrtPeekAtLastError. */
 typedef enum aclrtLastErrLevel {
@@ -545,6 +639,83 @@ typedef struct aclrtErrorInfo {
     aclrtErrorInfoDetail detail;
 } aclrtErrorInfo;
 
+/* ---- memory extras ---- */
+
+/* A location of managed memory (type first, unlike aclrtMemLocation). */
+typedef struct aclrtMemManagedLocation {
+    aclrtMemManagedLocationType type;
+    int32_t id;
+} aclrtMemManagedLocation;
+
+/* Device memory held by one software component (aclrtGetMemUsageInfo). */
+typedef struct aclrtMemUsageInfo {
+    char name[32];        /* component name, NUL-terminated */
+    uint64_t curMemSize;  /* bytes held now */
+    uint64_t memPeakSize; /* most bytes held */
+    size_t reserved[8];
+} aclrtMemUsageInfo;
+
+typedef struct {
+    aclrtCmoType cmoType;
+    uint32_t barrierId;
+} aclrtBarrierCmoInfo;
+
+/* Barriers an aclrtCmoWaitBarrier task waits for. */
+typedef struct {
+    size_t barrierNum; /* 1..ACL_RT_CMO_MAX_BARRIER_NUM */
+    aclrtBarrierCmoInfo cmoInfo[ACL_RT_CMO_MAX_BARRIER_NUM];
+} aclrtBarrierTaskInfo;
+
+/* Declared locations of the operands of a batch copy. */
+typedef struct {
+    aclrtMemLocation dstLoc;
+    aclrtMemLocation srcLoc;
+    uint8_t rsv[16]; /* must be zero */
+} aclrtMemcpyBatchAttr;
+
+/* A parameter of a random-number task: inline, or read from device memory. */
+typedef struct {
+    uint8_t isAddr;         /* 0: value inline, 1: valueOrAddr holds a device address */
+    uint8_t valueOrAddr[8]; /* little-endian value of `size` bytes, or an address */
+    uint8_t size;           /* bytes of the value */
+    uint8_t rsv[6];
+} aclrtRandomParaInfo;
+
+typedef struct {
+    aclrtRandomParaInfo dropoutRation; /* the drop ratio */
+} aclrtDropoutBitmaskInfo;
+
+typedef struct {
+    aclrtRandomParaInfo min;
+    aclrtRandomParaInfo max;
+} aclrtUniformDisInfo;
+
+typedef struct {
+    aclrtRandomParaInfo mean;
+    aclrtRandomParaInfo stddev;
+} aclrtNormalDisInfo;
+
+typedef struct {
+    aclrtRandomNumFuncType funcType;
+    union {
+        aclrtDropoutBitmaskInfo dropoutBitmaskInfo;
+        aclrtUniformDisInfo uniformDisInfo;
+        aclrtNormalDisInfo normalDisInfo;
+    } paramInfo;
+} aclrtRandomNumFuncParaInfo;
+
+/* A random-number task (aclrtRandomNumAsync). */
+typedef struct {
+    aclDataType dataType;
+    aclrtRandomNumFuncParaInfo randomNumFuncParaInfo;
+    void *randomParaAddr;    /* device scratch for the parameters */
+    void *randomResultAddr;  /* device memory receiving the numbers */
+    void *randomCounterAddr; /* device memory holding the 128-bit Philox counter */
+    aclrtRandomParaInfo randomSeed;
+    aclrtRandomParaInfo randomNum; /* how many numbers */
+    uint8_t rsv[8];
+} aclrtRandomNumTaskInfo;
+
 /* ---- versions and utilization ---- */
 
 /* Version strings of a software package (deprecated aclsysGetCANNVersion). */
@@ -816,6 +987,127 @@ ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevi
 
 /* Removes the registration whose base address is ptr. */
 ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
+
+/* ---- Memory extras: configured allocation and queries --------------------- */
+
+/* As aclrtMalloc: ordinary cache-coherent device memory. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+
+/* Device memory with attributes (size rounded up to 32 bytes, no padding). */
+ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+                                                aclrtMallocConfig *cfg);
+
+/* As aclrtMallocWithCfg, for memory read by scheduler tasks (descriptors). */
+ACL_FUNC_VISIBILITY aclError aclrtMallocForTaskScheduler(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+                                                         aclrtMallocConfig *cfg);
+
+/* Page-locked host memory with attributes (ACL_RT_MEM_ATTR_VA_FLAG: same address on the device). */
+ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cfg);
+
+/* Synchronises the current device, then frees like aclrtFree. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeWithDevSync(void *devPtr);
+
+/* Synchronises the current device, then frees like aclrtFreeHost. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeHostWithDevSync(void *hostPtr);
+
+/* Device memory of the process on a device, per software component. */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum,
+                                                  size_t *outputNum);
+
+/* *checkResult = 1 when every address lies in memory of one of the ACL_RT_MEM_TYPE_* classes. */
+ACL_FUNC_VISIBILITY aclError aclrtCheckMemType(void **addrList, uint32_t size, uint32_t memType, uint32_t *checkResult,
+                                               uint32_t reserve);
+
+/* Whether an engine of the device can reach mapped host memory. */
+ACL_FUNC_VISIBILITY aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
+                                                         aclrtHostMemMapCapability *capabilities);
+
+/* ---- Memory extras: cache maintenance --------------------------------------- */
+
+ACL_FUNC_VISIBILITY aclError aclrtMemFlush(void *devPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtMemInvalidate(void *devPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithBarrier(void *src, size_t size, aclrtCmoType cmoType, uint32_t barrierId,
+                                                      aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo *taskInfo, aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtCmoGetDescSize(size_t *size);
+ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void *cmoDesc, void *src, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithDesc(void *cmoDesc, aclrtCmoType cmoType, aclrtStream stream,
+                                                   const void *reserve);
+
+/* ---- Memory extras: managed (unified) memory -------------------------------- */
+
+/* One address valid for the host and for every device (flag ACL_RT_MEM_ATTACH_GLOBAL). */
+ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedAdvise(const void *const ptr, uint64_t size,
+                                                   aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void *ptr,
+                                                    size_t size, void *data, size_t dataSize);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute *attributes, size_t numAttributes,
+                                                     const void *ptr, size_t size, void **data, size_t *dataSizes);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size,
+                                                          aclrtMemManagedLocation location, uint32_t flags,
+                                                          aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchBatchAsync(const void **ptrs, size_t *sizes, size_t count,
+                                                               aclrtMemManagedLocation *prefetchLocs,
+                                                               size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+                                                               uint64_t flags, aclrtStream stream);
+
+/* ---- Memory extras: 2-D, batch and descriptor copies, 32-bit fills ------------ */
+
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                           size_t height, aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                                size_t height, aclrtMemcpyKind kind, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                                              size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+                                              size_t numAttrs, size_t *failIndex);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                                                size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+                                                size_t numAttrs);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                                                   size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+                                                   size_t *attrsIndexes, size_t numAttrs, size_t *failIndex,
+                                                   aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsyncV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                                                     size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+                                                     size_t *attrsIndexes, size_t numAttrs, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t *descSize);
+ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(void *desc, aclrtMemcpyKind kind, void *srcAddr, void *dstAddr,
+                                                size_t count, void *config);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
+                                                        const void **src, size_t count, size_t srcDataOffset,
+                                                        aclrtMemcpyKind kind, aclrtStream stream);
+ACL_DEPRECATED_MESSAGE("aclrtMemcpyAsyncWithCondition is deprecated, use aclrtMemcpyAsync instead")
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src, size_t count,
+                                                           aclrtMemcpyKind kind, aclrtStream stream);
+/* Fills N 32-bit words with value. */
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize, uint32_t value, size_t N);
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize, uint32_t value, size_t N,
+                                                 aclrtStream stream);
+
+/* ---- Memory extras: device symbols ------------------------------------------ */
+
+ACL_FUNC_VISIBILITY aclError aclrtGetSymbolAddress(const void *symbol, void **devPtr);
+ACL_FUNC_VISIBILITY aclError aclrtGetSymbolSize(const void *symbol, size_t *size);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyFromSymbol(void *dst, size_t dstMax, const void *symbol, size_t count,
+                                                   size_t offset, aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyFromSymbolAsync(void *dst, size_t dstMax, const void *symbol, size_t count,
+                                                        size_t offset, aclrtMemcpyKind kind, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
+                                                 aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
+                                                      aclrtMemcpyKind kind, aclrtStream stream);
+
+/* ---- Memory extras: built-in device tasks ----------------------------------- */
+
+/* dst[i] = dst[i] (kind) src[i] for count bytes of elements of type, in stream order. */
+ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
+                                              aclDataType type, aclrtStream stream, void *reserve);
+/* Philox4x32-10 random numbers of a distribution, in stream order. */
+ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream,
+                                                 void *reserve);
 
 /* ---- Kernel loading and execution ----------------------------------------- */
 

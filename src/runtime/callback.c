@@ -6,7 +6,8 @@
  * aclrtProcessReport in a loop. Host functions (aclrtLaunchHostFunc) run on
  * a thread that subscribed with aclrtSubscribeHostFunc and calls
  * aclrtProcessHostFunc, or, without one, on a thread the runtime starts for
- * the stream. A stream uses one mechanism or the other, not both.
+ * the stream. Both kinds of subscription may hold one stream at once: a
+ * report thread subscribed to a stream never runs its host functions.
  *
  * Each launch becomes a host step of the stream's queue: when the stream
  * reaches it, the work item is handed to its thread; the stream goes on
@@ -260,10 +261,11 @@ static aclError subscribe(uint64_t tid, aclrtStream stream, enum sub_kind kind, 
     int32_t dev = s->ctx->dev->id;
     pthread_mutex_lock(&g_lock);
     struct subscriber *sub = find_sub_locked(tid, kind);
-    if (s->report_sub || s->hostfunc_sub || (kind == SUB_REPORT && s->host_thread)) {
-        rc = oacl_fail(ACL_ERROR_RT_STREAM_SUBSCRIBE, fn,
-                       "the stream already has a %s thread", s->report_sub ? "callback (report)"
-                                                            : s->hostfunc_sub ? "host function" : "runtime host function");
+    struct subscriber *held = kind == SUB_REPORT ? s->report_sub : s->hostfunc_sub;
+    if (held) {
+        rc = oacl_fail(ACL_ERROR_RT_STREAM_SUBSCRIBE, fn, "the stream already has a %s thread (thread %llu)",
+                       kind == SUB_REPORT ? "callback (report)" : "host function",
+                       (unsigned long long)held->thread_id);
     } else if (sub && sub->streams && sub->device != dev) {
         rc = oacl_fail(ACL_ERROR_RT_THREAD_SUBSCRIBE, fn, "thread %llu already serves streams of device %d",
                        (unsigned long long)tid, sub->device);
@@ -453,9 +455,6 @@ OACL_API aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void
     pthread_mutex_lock(&g_lock);
     if (!it) {
         rc = oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, __func__, "out of memory");
-    } else if (s->report_sub) {
-        rc = oacl_fail(ACL_ERROR_RT_STREAM_SUBSCRIBE, __func__,
-                       "the stream is subscribed for callbacks (aclrtSubscribeReport)");
     } else if (!s->hostfunc_sub && !s->host_thread) {
         /* No subscribed thread: the stream gets a thread of its own. */
         struct oacl_host_thread *h = calloc(1, sizeof(*h));

@@ -5,6 +5,7 @@
  * aclrtCreateContext / DestroyContext / SetCurrentContext / GetCurrentContext /
  * CtxGetCurrentDefaultStream / GetPrimaryCtxState (spec 1.6, 4.3).
  */
+#include <sched.h>
 #include <stdlib.h>
 
 #include "runtime/runtime.h"
@@ -71,16 +72,22 @@ void oacl_context_teardown(struct oacl_context *ctx)
         pthread_mutex_unlock(&ctx->lock);
         if (!s)
             break;
-        oacl_stream_teardown(s, false);
-        /* Drained: stop its host thread now. The thread that finished the
-           last host function may still be leaving the queue's bookkeeping;
-           joining it first means the queue is not freed under it. */
-        oacl_stream_host_release(s);
+        if (oacl_stream_teardown(s)) {
+            /* Drained: stop its host thread now. The thread that finished
+               the last host function may still be leaving the queue's
+               bookkeeping; joining it first means the queue is not freed
+               under it. */
+            oacl_stream_host_release(s);
+        } else {
+            sched_yield(); /* a concurrent destroy is unlinking it */
+        }
         oacl_obj_put(&s->obj);
     }
+    /* Work of streams destroyed by force still completes. */
+    oacl_stream_reap(ctx, true);
     /* The default stream object lives until the context does; in-flight
        calls that still hold the context may reach it safely. */
-    oacl_stream_teardown(ctx->default_stream, false);
+    oacl_stream_teardown(ctx->default_stream);
     oacl_stream_host_release(ctx->default_stream);
     oacl_obj_put(&ctx->obj);
 }

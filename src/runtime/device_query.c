@@ -384,12 +384,16 @@ static struct oacl_stream **ctx_streams(struct oacl_context *ctx, size_t *n)
     size_t count = 1;
     for (struct oacl_stream *s = ctx->streams; s; s = s->next)
         count++;
+    for (struct oacl_stream *s = ctx->draining; s; s = s->next)
+        count++;
     struct oacl_stream **v = malloc(count * sizeof(*v));
     if (v) {
         v[0] = ctx->default_stream;
         size_t i = 1;
         for (struct oacl_stream *s = ctx->streams; s; s = s->next)
             v[i++] = s;
+        for (struct oacl_stream *s = ctx->draining; s; s = s->next)
+            v[i++] = s; /* destroyed by force: their work is still the device's */
         for (i = 0; i < count; i++)
             oacl_obj_ref(&v[i]->obj);
     }

@@ -109,6 +109,8 @@ struct oacl_context {
     void *default_stream_handle;        /* what aclrtCtxGetCurrentDefaultStream hands out */
     pthread_mutex_t lock;               /* protects the stream list and dead */
     struct oacl_stream *streams;        /* created streams, newest first */
+    struct oacl_stream *draining;       /* destroyed by force, work still running (one
+                                           reference each); reaped once idle */
     bool dead;                          /* being torn down: no new streams */
     struct oacl_fail_group fail;        /* ACL_STOP_ON_FAILURE for all its streams */
 };
@@ -175,9 +177,16 @@ aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum 
 /* oacl_stream_resolve against the calling thread's current context: what
  * every API taking an aclrtStream argument starts with. */
 aclError oacl_stream_arg(aclrtStream stream, enum oacl_stream_use use, struct oacl_stream **out, const char *fn);
-/* Retires the handle, unlinks, then waits for (or, with force, discards)
- * pending work. False if another teardown got there first. */
-bool oacl_stream_teardown(struct oacl_stream *s, bool force);
+/* Retires the handle and unlinks the stream, then waits for its pending
+ * work. False if another teardown got there first. */
+bool oacl_stream_teardown(struct oacl_stream *s);
+/* Retires the handle at once and leaves the work queued before it running:
+ * the stream moves to ctx->draining until its queue is idle. False if
+ * another teardown got there first. */
+bool oacl_stream_release_async(struct oacl_stream *s);
+/* Frees the draining streams of ctx whose work is done; with wait, waits
+ * for all of them first (context teardown). */
+void oacl_stream_reap(struct oacl_context *ctx, bool wait);
 /* Waits for the stream and turns a task failure into the return code. */
 aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char *fn);
 

@@ -24,6 +24,8 @@ aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t 
                             struct oacl_stream **out, void **handle_out, const char *fn)
 {
     struct oacl_device *dev = ctx->dev;
+    if (!is_default)
+        oacl_stream_reap(ctx, false); /* finished force-destroyed streams count no more */
     if (__atomic_add_fetch(&dev->streams, 1, __ATOMIC_RELAXED) > OACL_MAX_STREAMS_PER_DEVICE) {
         __atomic_sub_fetch(&dev->streams, 1, __ATOMIC_RELAXED);
         return oacl_fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, fn, "device %d already has %u streams", dev->id,
@@ -135,7 +137,19 @@ aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum 
     return use == OACL_STREAM_ENQUEUE ? stopped_check(s, fn) : ACL_SUCCESS;
 }
 
-bool oacl_stream_teardown(struct oacl_stream *s, bool force)
+/* Takes s out of its context's list of live streams (ctx lock held). */
+static void unlink_locked(struct oacl_stream **list, struct oacl_stream *s)
+{
+    if (s->prev)
+        s->prev->next = s->next;
+    else if (*list == s)
+        *list = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+    s->next = s->prev = NULL;
+}
+
+bool oacl_stream_teardown(struct oacl_stream *s)
 {
     /* Retiring first makes this the only teardown and stops new work:
        launches on the handle fail from here on. */
@@ -144,22 +158,57 @@ bool oacl_stream_teardown(struct oacl_stream *s, bool force)
     if (!s->is_default) {
         struct oacl_context *ctx = s->ctx;
         pthread_mutex_lock(&ctx->lock);
-        if (s->prev)
-            s->prev->next = s->next;
-        else if (ctx->streams == s)
-            ctx->streams = s->next;
-        if (s->next)
-            s->next->prev = s->prev;
-        s->next = s->prev = NULL;
+        unlink_locked(&ctx->streams, s);
         pthread_mutex_unlock(&ctx->lock);
     }
-    if (force)
-        oacl_backend()->queue_discard(s->queue);
     /* Wait for the work already queued; a failure it had goes with the
        stream. */
     char err[OACL_BACKEND_ERRLEN];
     oacl_backend()->queue_sync(s->queue, -1, err);
     return true;
+}
+
+bool oacl_stream_release_async(struct oacl_stream *s)
+{
+    if (!oacl_obj_retire(&s->obj))
+        return false;
+    /* As on a device, the tasks already submitted run on: the draining
+       list keeps the stream (queue, host thread) until they are done, and
+       frees of memory they use, resets, finalize and exit wait for them. */
+    struct oacl_context *ctx = s->ctx;
+    oacl_obj_ref(&s->obj);
+    pthread_mutex_lock(&ctx->lock);
+    unlink_locked(&ctx->streams, s);
+    s->next = ctx->draining;
+    if (ctx->draining)
+        ctx->draining->prev = s;
+    ctx->draining = s;
+    pthread_mutex_unlock(&ctx->lock);
+    oacl_stream_reap(ctx, false);
+    return true;
+}
+
+void oacl_stream_reap(struct oacl_context *ctx, bool wait)
+{
+    const struct oacl_backend_ops *be = oacl_backend();
+    for (;;) {
+        struct oacl_stream *s;
+        pthread_mutex_lock(&ctx->lock);
+        for (s = ctx->draining; s && !wait && !be->queue_idle(s->queue); s = s->next)
+            ;
+        if (s)
+            unlink_locked(&ctx->draining, s);
+        pthread_mutex_unlock(&ctx->lock);
+        if (!s)
+            return;
+        char err[OACL_BACKEND_ERRLEN];
+        be->queue_sync(s->queue, -1, err); /* a failure goes with the stream; kernel output is flushed */
+        /* Drained: stop its host thread before the queue can be freed (the
+           thread that finished the last host function may still be leaving
+           the queue's bookkeeping). */
+        oacl_stream_host_release(s);
+        oacl_obj_put(&s->obj);
+    }
 }
 
 aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char *fn)
@@ -202,7 +251,7 @@ static aclError destroy_stream(aclrtStream stream, bool force, const char *fn)
         if (s->is_default)
             rc = oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "stream %p is a default stream, which cannot be destroyed",
                            stream);
-        else if (!oacl_stream_teardown(s, force))
+        else if (!(force ? oacl_stream_release_async(s) : oacl_stream_teardown(s)))
             rc = oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, fn, "stream %p was destroyed concurrently", stream);
         oacl_obj_put(&s->obj);
     }
@@ -314,7 +363,9 @@ OACL_API aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrt
     static const size_t sizes[] = {sizeof(void *), sizeof(size_t), sizeof(size_t), sizeof(uint32_t)};
     if ((unsigned)attr > ACL_RT_STREAM_PRIORITY)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "attr %d is not an aclrtStreamConfigAttr", (int)attr);
-    if (valueSize != sizes[attr])
+    /* The flag word is taken as uint32_t or size_t: programs pass either. */
+    bool flag_u32 = attr == ACL_RT_STREAM_FLAG && valueSize == sizeof(uint32_t);
+    if (valueSize != sizes[attr] && !flag_u32)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "valueSize %zu for attr %d; it must be %zu", valueSize,
                          (int)attr, sizes[attr]);
     pthread_mutex_lock(&g_cfg_lock);
@@ -331,7 +382,13 @@ OACL_API aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrt
         memcpy(&handle->workSize, attrValue, sizeof(size_t));
         break;
     case ACL_RT_STREAM_FLAG:
-        memcpy(&handle->flag, attrValue, sizeof(size_t));
+        if (flag_u32) {
+            uint32_t f;
+            memcpy(&f, attrValue, sizeof(f));
+            handle->flag = f;
+        } else {
+            memcpy(&handle->flag, attrValue, sizeof(size_t));
+        }
         break;
     case ACL_RT_STREAM_PRIORITY: {
         uint32_t p;

@@ -327,6 +327,56 @@ static void test_printf(void **state)
     free(text);
 }
 
+/* A kernel queued on a stream that is then destroyed by force still runs
+ * and prints (spec 4.4, corrected): the stream is held by a value wait
+ * until after the destroy, so nothing can have run before it. */
+static void test_printf_after_force_destroy(void **state)
+{
+    (void)state;
+    aclrtFuncHandle f;
+    ACL_OK(aclrtBinaryGetFunction(g_bin, "print_lines", &f));
+    uint64_t *gate = NULL;
+    ACL_OK(aclrtMalloc((void **)&gate, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+    uint64_t v = 0;
+    ACL_OK(aclrtMemcpy(gate, 8, &v, 8, ACL_MEMCPY_HOST_TO_DEVICE));
+    char path[] = "/tmp/oacl_asc_force_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stdout);
+    int saved = dup(1);
+    assert_true(dup2(fd, 1) >= 0);
+    aclrtStream s;
+    ACL_OK(aclrtCreateStream(&s));
+    ACL_OK(aclrtValueWait(gate, 1, ACL_STREAM_WAIT_VALUE_EQ, s));
+    uint32_t u = 3;
+    int64_t big = 4;
+    uint16_t h = 0x3C00; /* 1.0 */
+    const void *vals[] = {&g_out.dev, &u, &big, &h};
+    size_t sizes[] = {8, 4, 8, 2};
+    aclError launched = test_launch(f, 2, s, 4, vals, sizes);
+    aclError destroyed = aclrtDestroyStreamForce(s);
+    v = 1;
+    ACL_OK(aclrtMemcpy(gate, 8, &v, 8, ACL_MEMCPY_HOST_TO_DEVICE));
+    aclError synced = aclrtSynchronizeDevice();
+    char text[8192] = "";
+    ssize_t got = pread(fd, text, sizeof(text) - 1, 0);
+    dup2(saved, 1);
+    close(saved);
+    close(fd);
+    unlink(path);
+    ACL_OK(aclrtFree(gate));
+    assert_int_equal(launched, ACL_SUCCESS);
+    assert_int_equal(destroyed, ACL_SUCCESS);
+    assert_int_equal(synced, ACL_SUCCESS);
+    assert_true(got > 0);
+    for (int b = 0; b < 2; b++) {
+        char line[128];
+        snprintf(line, sizeof line, "block %d of 2: u=3 big=4 h=1.000\n", b);
+        if (count_lines(text, line) != 1)
+            fail_msg("expected \"%s\" once in:\n%s", line, text);
+    }
+}
+
 static void test_assert(void **state)
 {
     (void)state;
@@ -412,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_scalar_gm_access), cmocka_unit_test(test_pipe_reset),
         cmocka_unit_test(test_half_in_kernel),  cmocka_unit_test(test_printf),
         cmocka_unit_test(test_assert),          cmocka_unit_test(test_c_api),
+        cmocka_unit_test(test_printf_after_force_destroy),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -2,6 +2,7 @@
 // -Wpedantic, give C linkage to the API, keep the C layouts, and offer the
 // C++-only parts (dim3 constructor with defaults).  No ACL function is called.
 #include <acl/acl.h>
+#include <acl/acl_rt_memory_soma.h>
 
 #include <cstddef>
 #include <cstdint>

@@ -24,6 +24,12 @@ uint32_t use(aclrtLaunchKernelAttrValue *v)
 {
     return v->localMemorySize;
 }
+#elif defined(USE_MEMCPY_WITH_CONDITION)
+aclError use(void *dst, const void *src);
+aclError use(void *dst, const void *src)
+{
+    return aclrtMemcpyAsyncWithCondition(dst, 8, src, 8, ACL_MEMCPY_DEVICE_TO_DEVICE, NULL);
+}
 #else
 #error "select a variant"
 #endif

@@ -82,7 +82,16 @@ static void test_host_func_order(void **state)
     ACL_ERR(aclrtLaunchHostFunc(s, NULL, NULL), ACL_ERROR_RT_PARAM_INVALID, "fn is NULL");
     int local;
     ACL_ERR(aclrtLaunchHostFunc(&local, record_value, &seen), ACL_ERROR_RT_INVALID_HANDLE, "not a live stream");
-    ACL_ERR(aclrtSubscribeReport((uint64_t)pthread_self(), s), ACL_ERROR_RT_STREAM_SUBSCRIBE, "host function");
+    /* A report subscription next to the runtime's host-function thread:
+       host functions stay on the runtime thread. */
+    ACL_OK(aclrtSubscribeReport((uint64_t)pthread_self(), s));
+    fill(s, 77);
+    ACL_OK(aclrtLaunchHostFunc(s, record_value, &seen));
+    ACL_OK(aclrtSynchronizeStream(s));
+    assert_int_equal(seen.n, 21);
+    assert_int_equal(seen.value[20], 77);
+    assert_true(pthread_equal(seen.thread[20], seen.thread[0]));
+    ACL_OK(aclrtUnSubscribeReport((uint64_t)pthread_self(), s));
     ACL_OK(aclrtDestroyStream(s));
 }
 
@@ -140,10 +149,19 @@ static void test_blocking_callbacks(void **state)
         assert_int_equal(seen.value[i], (uint32_t)i + 1);
         assert_true(pthread_equal(seen.thread[i], p.tid));
     }
-    /* A second subscription of the stream, another device's stream on the
-       same thread, and host functions on it are refused. */
-    ACL_ERR(aclrtSubscribeReport((uint64_t)pthread_self(), s), ACL_ERROR_RT_STREAM_SUBSCRIBE, "already has");
-    ACL_ERR(aclrtLaunchHostFunc(s, record_value, &seen), ACL_ERROR_RT_STREAM_SUBSCRIBE, "subscribed for callbacks");
+    /* A second report subscription of the stream and another device's
+       stream on the same thread are refused. */
+    ACL_ERR(aclrtSubscribeReport((uint64_t)pthread_self(), s), ACL_ERROR_RT_STREAM_SUBSCRIBE,
+            "already has a callback (report) thread");
+    /* Host functions do not go to the report thread: without a host-function
+       subscriber they run on the runtime's thread. */
+    fill(s, 31);
+    ACL_OK(aclrtLaunchHostFunc(s, record_value, &seen));
+    ACL_OK(aclrtSynchronizeStream(s));
+    assert_int_equal(seen.n, 31);
+    assert_int_equal(seen.value[30], 31);
+    assert_false(pthread_equal(seen.thread[30], p.tid));
+    assert_false(pthread_equal(seen.thread[30], pthread_self()));
     ACL_OK(aclrtSetDevice(1));
     aclrtStream s1;
     ACL_OK(aclrtCreateStream(&s1));
@@ -151,7 +169,10 @@ static void test_blocking_callbacks(void **state)
     ACL_OK(aclrtDestroyStream(s1));
     ACL_OK(aclrtResetDevice(1));
     ACL_OK(aclrtSetDevice(0));
-    ACL_ERR(aclrtUnSubscribeReport((uint64_t)pthread_self(), s), ACL_ERROR_RT_THREAD_SUBSCRIBE, "not subscribed");
+    /* This thread subscribed for reports before (another stream). */
+    ACL_ERR(aclrtUnSubscribeReport((uint64_t)pthread_self(), s), ACL_ERROR_RT_STREAM_SUBSCRIBE,
+            "not subscribed by thread");
+    ACL_ERR(aclrtUnSubscribeReport(0x5eed, s), ACL_ERROR_RT_THREAD_SUBSCRIBE, "is not subscribed");
     ACL_OK(aclrtUnSubscribeReport((uint64_t)p.tid, s));
     ACL_ERR(aclrtUnSubscribeReport((uint64_t)p.tid, s), ACL_ERROR_RT_STREAM_SUBSCRIBE, "not subscribed by thread");
     ACL_ERR(aclrtLaunchCallback(record_value, &seen, ACL_CALLBACK_BLOCK, s), ACL_ERROR_RT_STREAM_NO_CB_REG,
@@ -201,8 +222,9 @@ static void test_callback_errors(void **state)
     assert_int_equal(seen.n, 0);
 }
 
-/* Callbacks still pending when their thread unsubscribes are dropped, and
- * a forced destroy does not wait for unprocessed callbacks. */
+/* Callbacks still pending when their thread unsubscribes are dropped; a
+ * forced destroy does not wait for unprocessed callbacks, and still
+ * delivers them (they were submitted before it). */
 static void test_unprocessed_callbacks_do_not_hang(void **state)
 {
     (void)state;
@@ -221,6 +243,11 @@ static void test_unprocessed_callbacks_do_not_hang(void **state)
     ACL_OK(aclrtLaunchCallback(record_value, &seen, ACL_CALLBACK_BLOCK, s));
     ACL_OK(aclrtDestroyStreamForce(s));
     assert_int_equal(seen.n, 0);
+    ACL_OK(aclrtProcessReport(5000));
+    ACL_OK(aclrtProcessReport(5000));
+    assert_int_equal(seen.n, 2);
+    ACL_ERR(aclrtProcessReport(10), ACL_ERROR_RT_REPORT_TIMEOUT, "nothing arrived");
+    ACL_OK(aclrtSynchronizeDevice());
 }
 
 /* Host functions on a subscribed thread instead of the runtime's. */
@@ -243,10 +270,61 @@ static void test_subscribed_host_funcs(void **state)
         assert_int_equal(seen.value[i], (uint32_t)i + 1);
         assert_true(pthread_equal(seen.thread[i], p.tid));
     }
-    ACL_ERR(aclrtSubscribeReport((uint64_t)p.tid, s), ACL_ERROR_RT_STREAM_SUBSCRIBE, "already has");
+    ACL_ERR(aclrtSubscribeHostFunc((uint64_t)pthread_self(), s), ACL_ERROR_RT_STREAM_SUBSCRIBE,
+            "already has a host function thread");
     ACL_OK(aclrtUnSubscribeHostFunc((uint64_t)p.tid, s));
     ACL_ERR(aclrtUnSubscribeHostFunc((uint64_t)p.tid, s), ACL_ERROR_RT_STREAM_SUBSCRIBE, "not subscribed by");
     stop_processor(&p);
+    ACL_OK(aclrtDestroyStream(s));
+}
+
+/* A report thread and a host-function thread subscribed to one stream:
+ * callbacks go to the first, host functions to the second, all in stream
+ * order. */
+static void test_report_and_hostfunc_coexist(void **state)
+{
+    (void)state;
+    aclrtStream s;
+    ACL_OK(aclrtCreateStream(&s));
+    struct processor rep, hf;
+    start_processor(&rep, REPORT);
+    start_processor(&hf, HOSTFUNC);
+    ACL_OK(aclrtSubscribeReport((uint64_t)rep.tid, s));
+    ACL_OK(aclrtSubscribeHostFunc((uint64_t)hf.tid, s));
+    struct seen cb = {.n = 0}, fn = {.n = 0};
+    for (uint32_t k = 1; k <= 12; k++) {
+        fill(s, 2 * k);
+        ACL_OK(aclrtLaunchCallback(record_value, &cb, ACL_CALLBACK_BLOCK, s));
+        fill(s, 2 * k + 1);
+        ACL_OK(aclrtLaunchHostFunc(s, record_value, &fn));
+    }
+    ACL_OK(aclrtSynchronizeStream(s));
+    assert_int_equal(cb.n, 12);
+    assert_int_equal(fn.n, 12);
+    for (int i = 0; i < 12; i++) {
+        assert_int_equal(cb.value[i], 2u * (uint32_t)i + 2);
+        assert_int_equal(fn.value[i], 2u * (uint32_t)i + 3);
+        assert_true(pthread_equal(cb.thread[i], rep.tid));
+        assert_true(pthread_equal(fn.thread[i], hf.tid));
+    }
+    /* Each kind still refuses a second thread of its own kind. */
+    ACL_ERR(aclrtSubscribeReport((uint64_t)hf.tid, s), ACL_ERROR_RT_STREAM_SUBSCRIBE, "already has");
+    ACL_ERR(aclrtSubscribeHostFunc((uint64_t)rep.tid, s), ACL_ERROR_RT_STREAM_SUBSCRIBE, "already has");
+    /* Dropping the host-function subscriber sends host functions to the
+       runtime's thread; callbacks keep going to the report thread. */
+    ACL_OK(aclrtUnSubscribeHostFunc((uint64_t)hf.tid, s));
+    fill(s, 100);
+    ACL_OK(aclrtLaunchHostFunc(s, record_value, &fn));
+    ACL_OK(aclrtLaunchCallback(record_value, &cb, ACL_CALLBACK_BLOCK, s));
+    ACL_OK(aclrtSynchronizeStream(s));
+    assert_int_equal(fn.n, 13);
+    assert_int_equal(cb.n, 13);
+    assert_false(pthread_equal(fn.thread[12], hf.tid));
+    assert_false(pthread_equal(fn.thread[12], rep.tid));
+    assert_true(pthread_equal(cb.thread[12], rep.tid));
+    ACL_OK(aclrtUnSubscribeReport((uint64_t)rep.tid, s));
+    stop_processor(&rep);
+    stop_processor(&hf);
     ACL_OK(aclrtDestroyStream(s));
 }
 
@@ -259,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_callback_errors),
         cmocka_unit_test(test_unprocessed_callbacks_do_not_hang),
         cmocka_unit_test(test_subscribed_host_funcs),
+        cmocka_unit_test(test_report_and_hostfunc_coexist),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -302,7 +302,8 @@ static void test_destroy_with_pending_work(void **state)
     ACL_OK(aclrtSynchronizeStream(b));
     ACL_OK(aclrtSynchronizeStream(a));
     /* A stream blocked on an event that another stream records only after a
-       long kernel: forcing its destruction drops the wait. */
+       long kernel: forcing its destruction returns at once; its wait and the
+       kernel behind it still run. */
     ACL_OK(aclrtCreateEvent(&e));
     launch_sleep(a, 200);
     ACL_OK(aclrtRecordEvent(e, a));

@@ -244,8 +244,9 @@ static void test_destroy_with_work_pending(void **state)
     ACL_OK(aclrtDestroyStream(b));
 }
 
-/* A forced destroy of a stream parked on a notify returns; the notify and
- * other streams keep working. */
+/* A forced destroy of a stream parked on a notify returns at once; the
+ * wait stays (work submitted before a forced destroy is not dropped) and a
+ * record releases it; the notify and other streams keep working. */
 static void test_force_destroy_parked_wait(void **state)
 {
     (void)state;
@@ -255,10 +256,12 @@ static void test_force_destroy_parked_wait(void **state)
     aclrtNotify n;
     ACL_OK(aclrtCreateNotify(&n, 0));
     ACL_OK(aclrtWaitAndResetNotify(n, a, 0));
-    sleep_on(a, 1); /* queued behind the wait: dropped */
+    sleep_on(a, 1); /* queued behind the wait: runs once it passes */
     test_sleep_ms(10);
     ACL_OK(aclrtDestroyStreamForce(a));
-    /* The dropped wait did not consume anything: the next record is b's. */
+    ACL_OK(aclrtRecordNotify(n, NULL));
+    ACL_OK(aclrtSynchronizeDevice()); /* covers the destroyed stream */
+    /* The destroyed stream's wait took that record: the next one is b's. */
     ACL_OK(aclrtWaitAndResetNotify(n, b, 0));
     ACL_OK(aclrtRecordNotify(n, NULL));
     ACL_OK(aclrtSynchronizeStream(b));

@@ -120,6 +120,20 @@ static void test_config_handle(void **state)
     ACL_ERR(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_PRIORITY, NULL, 4), ACL_ERROR_INVALID_PARAM, "attrValue");
     assert_int_equal(h->priority, 5); /* unchanged */
     ACL_ERR(aclrtCreateStreamV2(NULL, h), ACL_ERROR_INVALID_PARAM, "stream is NULL");
+    /* The flag word may be passed as uint32_t (programs pass either); other
+       sizes are refused and leave the stored flag alone. */
+    uint32_t flag32 = ACL_STREAM_FAST_LAUNCH;
+    ACL_OK(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &flag32, sizeof(flag32)));
+    assert_int_equal(h->flag, ACL_STREAM_FAST_LAUNCH);
+    ACL_OK(aclrtCreateStreamV2(&s, h));
+    ACL_OK(aclrtStreamGetFlags(s, &flags));
+    assert_int_equal(flags, ACL_STREAM_FAST_LAUNCH);
+    ACL_OK(aclrtDestroyStream(s));
+    uint16_t flag16 = 1;
+    ACL_ERR(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &flag16, sizeof(flag16)), ACL_ERROR_INVALID_PARAM,
+            "valueSize 2");
+    ACL_ERR(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &flag, 1), ACL_ERROR_INVALID_PARAM, "valueSize 1");
+    assert_int_equal(h->flag, ACL_STREAM_FAST_LAUNCH);
     ACL_OK(aclrtDestroyStreamConfigHandle(h));
     ACL_ERR(aclrtDestroyStreamConfigHandle(h), ACL_ERROR_INVALID_PARAM, "not a live");
     ACL_ERR(aclrtCreateStreamV2(&s, h), ACL_ERROR_INVALID_PARAM, "not a live");
