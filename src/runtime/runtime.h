@@ -44,6 +44,9 @@ struct oacl_config {
     int32_t default_device;                 /* from aclInit config, -1 = none */
 };
 
+/* Reads, checks and applies aclInit's configuration file (init_config.c). */
+aclError oacl_config_file_load(const char *path);
+
 /* Process-wide configuration; read once from the environment on first use. */
 const struct oacl_config *oacl_config(void);
 void oacl_config_set_default_device(int32_t dev);
