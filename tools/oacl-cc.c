@@ -16,9 +16,11 @@
  *   3. compile a table TU defining the descriptor, link everything with
  *      -lacl_rt and move the result into place atomically.
  * Before any of this, every source whose text holds `kernel<<<...>>>(...)`
- * launches or asm("trap") is rewritten into a temporary copy (tools/
- * oacl_rewrite.c) that starts with `#line 1 "<source>"`; the source's own
- * directory stays on the quote-include path.
+ * launches, asm("trap") or namespace-scope `__gm__` variable definitions
+ * (which get a load-time registration, docs/kernel-abi.md) is rewritten
+ * into a temporary copy (tools/oacl_rewrite.c) that starts with
+ * `#line 1 "<source>"`; the source's own directory stays on the
+ * quote-include path.
  *
  * Other outputs (--emit): `object` compiles the (rewritten) sources into one
  * relocatable object holding kernels and their host launch wrappers, for
@@ -342,6 +344,7 @@ struct oacl_source {
     char *path;        /* what is compiled: abs, or the rewritten copy */
     enum oacl_lang lang;
     unsigned launches, traps; /* rewritten <<<>>> launches and asm("trap") */
+    unsigned gm_vars;         /* __gm__ variables given a registration */
     /* Names declared with C linkage in this (C++) source, from the scan. */
     struct oacl_cname *cnames;
     size_t ncnames, cnames_cap;
@@ -1840,10 +1843,13 @@ static void oacl_rewrite_prelude(struct oacl_buf *b, const struct oacl_source *s
     }
     if (cxx && s->launches)
         oacl_buf_puts(b, "#include <oacl/kernel_entry.hpp>\n");
-    else if (cxx && s->traps)
+    else if (cxx && (s->traps || s->gm_vars))
         oacl_buf_puts(b, "#include <oacl/kernel_abi.h>\n");
-    else if (s->traps) /* no headers in front of a C source: feature macros it defines must still work */
+    if (!cxx && s->traps) /* no headers in front of a C source: feature macros it defines must still work */
         oacl_buf_puts(b, "extern void oacl_kernel_trap(void) __attribute__((__noreturn__));\n");
+    if (!cxx && s->gm_vars)
+        oacl_buf_puts(b, "extern void oacl_register_device_var(const void *, void *, __SIZE_TYPE__, const char *);\n"
+                         "extern void oacl_unregister_device_var(const void *);\n");
     oacl_buf_puts(b, "#line 1 ");
     oacl_put_cstr(b, s->abs);
     oacl_buf_puts(b, "\n");
@@ -1871,8 +1877,9 @@ static bool oacl_rewrite_all(void)
         }
         s->launches = r.launches;
         s->traps = r.traps;
+        s->gm_vars = r.gm_vars;
         bool emit_source = g_opt.emit == OACL_EMIT_SOURCE;
-        if (emit_source || r.launches || r.traps) {
+        if (emit_source || r.launches || r.traps || r.gm_vars) {
             struct oacl_buf b = {0};
             oacl_rewrite_prelude(&b, s, emit_source);
             oacl_buf_putn(&b, r.text, r.len);
@@ -1891,6 +1898,9 @@ static bool oacl_rewrite_all(void)
         if (g_opt.verbose && (r.launches || r.traps))
             fprintf(stderr, "oacl-cc: %s: %u launch%s and %u trap%s rewritten\n", s->arg, r.launches,
                     r.launches == 1 ? "" : "es", r.traps, r.traps == 1 ? "" : "s");
+        if (g_opt.verbose && r.gm_vars)
+            fprintf(stderr, "oacl-cc: %s: %u __gm__ variable%s registered\n", s->arg, r.gm_vars,
+                    r.gm_vars == 1 ? "" : "s");
     }
     return g_errors == 0;
 }
