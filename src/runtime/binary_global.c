@@ -94,12 +94,18 @@ aclError oacl_binary_load_module(struct oacl_binary *b, struct oacl_device *dev,
     return rc;
 }
 
-void oacl_binary_unload_module(struct oacl_binary *b)
+void oacl_binary_forget_memory(struct oacl_binary *b)
 {
     /* Nothing finds the variables or the memory any more; launches still
-       queued keep the module itself until they complete. */
+       queued (and function handles held by argument lists) keep the module
+       itself until they are done. */
     oacl_symbols_drop_owner(b);
     drop_ranges(b, b->num_ranges);
+}
+
+void oacl_binary_unload_module(struct oacl_binary *b)
+{
+    oacl_binary_forget_memory(b);
     oacl_backend()->module_put(b->module);
 }
 

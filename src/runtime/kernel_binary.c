@@ -153,6 +153,9 @@ OACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
         oacl_obj_put(&b->obj);
         return oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, __func__, "binHandle %p was unloaded concurrently", binHandle);
     }
+    /* Its variables and memory go now, even if an argument list still
+       holds one of its functions. */
+    oacl_binary_forget_memory(b);
     /* Function handles of the binary become invalid with it. */
     pthread_mutex_lock(&b->lock);
     for (uint32_t i = 0; i < b->num_kernels; i++) {

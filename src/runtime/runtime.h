@@ -255,6 +255,9 @@ aclError oacl_args_check(const struct oacl_args *a, const struct oacl_function *
  * naming fn.
  */
 aclError oacl_binary_load_module(struct oacl_binary *b, struct oacl_device *dev, const char *path, const char *fn);
+/* Takes the binary's variables and memory out of the symbol table and the
+ * registry (aclrtBinaryUnLoad; the object may live on a while). Idempotent. */
+void oacl_binary_forget_memory(struct oacl_binary *b);
 /* Undoes oacl_binary_load_module (the binary's last reference went). */
 void oacl_binary_unload_module(struct oacl_binary *b);
 
