@@ -715,7 +715,7 @@ static void oacl_tmp_path(char *dst, size_t cap, long idx, const char *suffix)
     memcpy(dst + d + 1 + n, suffix, s + 1);
 }
 
-static const char *const g_tmp_suffixes[] = {".i", ".c", ".cpp", ".o", ".rw.c", ".rw.cpp", ".d"};
+static const char *const g_tmp_suffixes[] = {".i", ".c", ".cpp", ".o", ".rw.c", ".rw.cpp", ".d", ".h"};
 
 /* Async-signal-safe: only unlink/rmdir on names computed in place. */
 static void oacl_remove_temps(void)
@@ -1094,6 +1094,11 @@ struct oacl_kernel {
 
 static struct oacl_kernel *g_kernels;
 static size_t g_nkernels;
+
+/* The token a probe header leaves in the scan output when the C++ compiler
+ * is GCC (see oacl_write_gnu_probe). */
+#define OACL_GNU_PROBE "__oacl_gnu_unique_compiler__"
+static bool g_gnu_unique;
 
 enum oacl_scope_kind { SC_NS, SC_LINK_C, SC_LINK_CXX, SC_CLASS, SC_BODY };
 
@@ -1627,6 +1632,8 @@ static void oacl_scan_source(size_t idx, const char *ipath)
         if (t->kind == TK_IDENT) {
             if (oacl_tok_is(t, "__oacl_kernel_entry__"))
                 oacl_on_marker(&sc, i);
+            else if (oacl_tok_is(t, OACL_GNU_PROBE))
+                g_gnu_unique = true;
         } else if (oacl_tok_p(t, '{')) {
             if (!sc.opaque)
                 oacl_note_decl(&sc, sc.decl_start, i);
@@ -1942,8 +1949,27 @@ static void oacl_common_flags(struct oacl_argv *a, enum oacl_lang lang, const ch
 
 static const char *oacl_compiler(enum oacl_lang lang) { return lang == OACL_LANG_CXX ? g_opt.cxx : g_opt.cc; }
 
+/*
+ * GCC gives C++ objects with vague linkage (static locals of inline
+ * functions, inline and template static variables) STB_GNU_UNIQUE binding:
+ * the dynamic loader binds them once per process, so every loaded
+ * instance of a binary would share them (and the binary could never be
+ * unloaded). A binary's globals must be per instance (one copy per
+ * device), so C++ sources of a binary are compiled with -fno-gnu-unique
+ * when the compiler is GCC — which a probe, preprocessed along with the
+ * scan of each C++ source, tells.
+ */
+
+static void oacl_write_gnu_probe(const char *path)
+{
+    oacl_write_file(path, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_LLVM_COMPILER)\n"
+                          OACL_GNU_PROBE ";\n#endif\n");
+}
+
 static bool oacl_scan_all(void)
 {
+    char *probe = oacl_tmp(-1, ".h");
+    oacl_write_gnu_probe(probe);
     for (size_t i = 0; i < g_opt.nsrcs; i++) {
         const struct oacl_source *s = &g_opt.srcs[i];
         char *ipath = oacl_tmp((long)i, ".i");
@@ -1951,6 +1977,10 @@ static bool oacl_scan_all(void)
         oacl_argv_push(&cmd, oacl_compiler(s->lang));
         oacl_argv_push(&cmd, "-E");
         oacl_argv_push(&cmd, "-DOACL_KERNEL_SCAN=1");
+        if (s->lang == OACL_LANG_CXX) {
+            oacl_argv_push(&cmd, "-include");
+            oacl_argv_push(&cmd, probe);
+        }
         oacl_common_flags(&cmd, s->lang, s->dir);
         oacl_argv_push(&cmd, "-x");
         oacl_argv_push(&cmd, s->lang == OACL_LANG_CXX ? "c++" : "c");
@@ -1966,6 +1996,7 @@ static bool oacl_scan_all(void)
         oacl_scan_source(i, ipath);
         oacl_xfree(ipath);
     }
+    oacl_xfree(probe);
     oacl_check_kernels();
     if (g_nkernels == 0 && !g_errors)
         oacl_error("no __global__ kernel found in the given source%s", g_opt.nsrcs > 1 ? "s" : "");
@@ -1992,6 +2023,8 @@ static bool oacl_compile(const char *compiler, enum oacl_lang lang, const char *
         oacl_argv_push(&cmd, d);
         oacl_xfree(d);
     }
+    if (lang == OACL_LANG_CXX && g_gnu_unique && g_opt.emit == OACL_EMIT_BINARY)
+        oacl_argv_push(&cmd, "-fno-gnu-unique"); /* globals per instance (see oacl_write_gnu_probe) */
     oacl_argv_push(&cmd, "-x");
     oacl_argv_push(&cmd, lang == OACL_LANG_CXX ? "c++" : "c");
     oacl_argv_push(&cmd, in);

@@ -392,6 +392,39 @@ static void test_binary_dev_address(void **state)
     ACL_OK(aclrtBinaryUnLoad(c.bin));
 }
 
+/* C++ binaries: a namespace variable is a global by its mangled name and a
+ * symbol; a static local of an inline function is per instance too. */
+static void test_binary_cxx_globals(void **state)
+{
+    (void)state;
+    ACL_OK(aclrtSetDevice(0));
+    aclrtBinHandle a, b;
+    aclrtFuncHandle fa, fb;
+    test_load("rt_sym_cpp", "cpp_bump", &a, &fa);
+    test_load("rt_sym_cpp", "cpp_bump", &b, &fb);
+    void *step = NULL;
+    size_t size = 0;
+    ACL_ERR(aclrtBinaryGetGlobal(a, "g_step", &step, &size), ACL_ERROR_RT_SYMBOL_NOT_FOUND, "mangled");
+    ACL_OK(aclrtBinaryGetGlobal(a, "_ZN3cfg6g_stepE", &step, &size));
+    assert_int_equal(size, 4);
+    uint32_t v = 10;
+    ACL_OK(aclrtMemcpyToSymbol(step, &v, 4, 0, ACL_MEMCPY_HOST_TO_DEVICE));
+    struct test_buf out;
+    test_buf_alloc(&out, 4096);
+    const void *vals[] = {&out.dev};
+    size_t sizes[] = {8};
+    ACL_OK(test_launch(fa, 1, NULL, 1, vals, sizes));
+    ACL_OK(test_launch(fa, 1, NULL, 1, vals, sizes));
+    ACL_OK(aclrtSynchronizeStream(NULL));
+    assert_int_equal(read_u32(out.host), 20);
+    ACL_OK(test_launch(fb, 1, NULL, 1, vals, sizes)); /* b: its own counter and step */
+    ACL_OK(aclrtSynchronizeStream(NULL));
+    assert_int_equal(read_u32(out.host), 1);
+    ACL_OK(aclrtBinaryUnLoad(a));
+    ACL_OK(aclrtBinaryUnLoad(b));
+    test_buf_free(&out);
+}
+
 /* ---- bad inputs: error codes, messages, nothing changed ------------------------------- */
 
 static void test_symbol_query_errors(void **state)
@@ -688,6 +721,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_teardown(test_binary_loaded_twice, oacl_test_reset_fixture),
         cmocka_unit_test_teardown(test_binary_const_and_static, oacl_test_reset_fixture),
         cmocka_unit_test_teardown(test_binary_dev_address, oacl_test_reset_fixture),
+        cmocka_unit_test_teardown(test_binary_cxx_globals, oacl_test_reset_fixture),
         cmocka_unit_test_teardown(test_symbol_query_errors, oacl_test_reset_fixture),
         cmocka_unit_test_teardown(test_from_symbol_errors, oacl_test_reset_fixture),
         cmocka_unit_test_teardown(test_from_symbol_async_errors, oacl_test_reset_fixture),

@@ -232,7 +232,8 @@ static int compute_ranges(const struct image *img, struct oacl_module *m, uintpt
         bool w = (ph.p_flags & PF_W) != 0;
         /* [b, e) minus [relro_lo, relro_hi) writable, the overlap read-only */
         uintptr_t cut[4] = {b, b, e, e};
-        if (w && relro_hi > relro_lo && relro_lo < e && relro_hi > b) {
+        bool relro = w && relro_hi > relro_lo && relro_lo < e && relro_hi > b;
+        if (relro) {
             cut[1] = relro_lo > b ? relro_lo : b;
             cut[2] = relro_hi < e ? relro_hi : e;
         }
@@ -242,7 +243,7 @@ static int compute_ranges(const struct image *img, struct oacl_module *m, uintpt
             struct oacl_module_range *r = &m->ranges[m->num_ranges++];
             r->base = (void *)cut[k];
             r->size = cut[k + 1] - cut[k];
-            r->writable = w && k != 1;
+            r->writable = w && !(relro && k == 1);
         }
     }
     m->base = loads ? lo & ~(page - 1) : bias;
@@ -277,10 +278,27 @@ static bool write_all(int fd, const struct image *img)
  * temporary file. The copy stays open/present until the instance goes. */
 static void *open_copy(const char *path, const struct image *img, struct oacl_module *m, char *err)
 {
-    char why[256] = "";
-    int fd = memfd_create("oacl-kernel", MFD_CLOEXEC | MFD_EXEC);
-    if (fd < 0 && errno == EINVAL)
-        fd = memfd_create("oacl-kernel", MFD_CLOEXEC); /* kernels before 6.3 */
+    char why[400] = "";
+    int fd = -1;
+    /* The loader also matches objects by name: a copy whose instance could
+       not be unloaded (RTLD_NODELETE, DF_1_NODELETE) keeps its name
+       "/proc/self/fd/N" for good, so a descriptor number with such a
+       leftover is kept open (never reused) and another one is taken. */
+    for (int attempt = 0; attempt < 16; attempt++) {
+        fd = memfd_create("oacl-kernel", MFD_CLOEXEC | MFD_EXEC);
+        if (fd < 0 && errno == EINVAL)
+            fd = memfd_create("oacl-kernel", MFD_CLOEXEC); /* kernels before 6.3 */
+        if (fd < 0)
+            break;
+        char p[64];
+        snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+        void *stale = dlopen(p, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+        if (!stale)
+            break;
+        dlclose(stale);
+        OACL_DEBUG("descriptor %d names a kernel binary that stays loaded; not reused", fd);
+        fd = -1;
+    }
     if (fd >= 0) {
         if (write_all(fd, img)) {
             char p[64];
@@ -296,7 +314,7 @@ static void *open_copy(const char *path, const struct image *img, struct oacl_mo
         }
         close(fd);
     } else {
-        snprintf(why, sizeof(why), "memfd_create: %s", strerror(errno));
+        snprintf(why, sizeof(why), "memfd_create: %s", errno ? strerror(errno) : "no usable descriptor");
     }
     const char *dir = getenv("TMPDIR");
     char *tmpl = NULL;
@@ -313,6 +331,8 @@ static void *open_copy(const char *path, const struct image *img, struct oacl_mo
             m->copy_path = tmpl;
             return dl;
         }
+        size_t used = strlen(why);
+        snprintf(why + used, sizeof(why) - used, "; from %s: %s", tmpl, ok ? dlerror() : strerror(errno));
         unlink(tmpl);
     }
     free(tmpl);
