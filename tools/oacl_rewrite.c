@@ -604,10 +604,10 @@ static void gt_register(struct gscan *g, const struct gtok *t, size_t pos)
                      k, len, nm, len, nm, len, nm, len, nm, k, len, nm);
     else
         text = alloc_printf(
-                     " static void __attribute__((constructor)) oacl__gm_reg_%u(void) { oacl_register_device_var("
+                     " static void __attribute__((constructor)) oacl__gm_reg_%u(void) { oacl__gm_register("
                      "(const void *)(__UINTPTR_TYPE__)&%.*s, (void *)(__UINTPTR_TYPE__)&%.*s, sizeof(%.*s), "
                      "\"%.*s\"); } static void __attribute__((destructor)) oacl__gm_unreg_%u(void) { "
-                     "oacl_unregister_device_var((const void *)(__UINTPTR_TYPE__)&%.*s); }",
+                     "oacl__gm_unregister((const void *)(__UINTPTR_TYPE__)&%.*s); }",
                      k, len, nm, len, nm, len, nm, len, nm, k, len, nm);
     add_insert(w, pos, text);
     w->res->gm_vars++;

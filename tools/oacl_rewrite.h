@@ -23,6 +23,8 @@
  *   oacl_register_device_var(&name, &name, sizeof(name), "name")
  *       and a destructor calling oacl_unregister_device_var(&name), so
  *       that the runtime knows the device variable (docs/kernel-abi.md).
+ *       In C the calls use the names oacl__gm_register/_unregister, which
+ *       the prelude oacl-cc writes declares as those two symbols.
  *
  * The kernel before `<<<` must be an id-expression: a name, optionally
  * qualified (`ns::k`, `::k`) and with template arguments (`k<float>`).

@@ -229,7 +229,7 @@ static void expect_gm(const char *in, bool cxx, const char *names)
     assert_int_equal(count_lines(in, strlen(in)), count_lines(r.text, r.len));
     char got[512] = "";
     unsigned n = 0;
-    const char *key = cxx ? "::oacl_register_device_var(" : "oacl_register_device_var(";
+    const char *key = cxx ? "::oacl_register_device_var(" : "oacl__gm_register(";
     for (const char *p = strstr(r.text, key); p; p = strstr(p + 1, key)) {
         const char *q = strstr(p, "sizeof(");
         assert_non_null(q);
@@ -238,7 +238,7 @@ static void expect_gm(const char *in, bool cxx, const char *names)
         snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%.*s", n ? "," : "", (int)len, q);
         n++;
         /* Every constructor has its destructor. */
-        assert_non_null(strstr(p, "oacl_unregister_device_var("));
+        assert_non_null(strstr(p, cxx ? "::oacl_unregister_device_var(" : "oacl__gm_unregister("));
     }
     if (strcmp(got, names) != 0)
         fail_msg("input:\n%s\nregistered \"%s\", want \"%s\"\noutput:\n%s", in, got, names, r.text);
