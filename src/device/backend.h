@@ -95,6 +95,14 @@ struct oacl_host_map {
     bool relock;             /* MIGRATED: the program had locked the pages */
 };
 
+/* A range of a loaded module's memory; read-only ones (code, constants,
+ * relocated data made read-only) must not be written by copies. */
+struct oacl_module_range {
+    void *base;
+    size_t size;
+    bool writable;
+};
+
 struct oacl_backend_ops {
     const char *name;
 
@@ -128,11 +136,23 @@ struct oacl_backend_ops {
     void (*copy)(void *dst, const void *src, size_t n);
 
     /* Loads a kernel binary from a file. Fills the kernel table, which stays
-       valid until the module's last reference is dropped. */
+       valid until the module's last reference is dropped. Every load is a
+       new instance of the binary with its own globals, also when the same
+       file is already loaded (for this or another device). */
     int (*module_load)(struct oacl_bdev *dev, const char *path, struct oacl_module **out,
                        const struct oacl_kernel_info **kernels, uint32_t *num_kernels, char *err);
     void (*module_ref)(struct oacl_module *m);
     void (*module_put)(struct oacl_module *m);
+
+    /* ---- memory of a loaded module (device globals) ---- */
+    /* Base and extent of the module's image (aclrtBinaryGetDevAddress). */
+    void (*module_extent)(struct oacl_module *m, void **base, size_t *size);
+    /* The module's memory ranges (code, constants, data) that host copies
+       may address, up to max of them in out; returns how many there are. */
+    uint32_t (*module_ranges)(struct oacl_module *m, struct oacl_module_range *out, uint32_t max);
+    /* The exported data object `name` of the module: its address and size,
+       or ACL_ERROR_RT_SYMBOL_NOT_FOUND. */
+    int (*module_global)(struct oacl_module *m, const char *name, void **addr, size_t *size);
 
     int (*queue_create)(struct oacl_bdev *dev, struct oacl_fail_group *group, struct oacl_queue **out, char *err);
     /* Drops every task of q that has not started (a running one finishes). */

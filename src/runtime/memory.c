@@ -210,6 +210,11 @@ OACL_API aclError aclrtFree(void *devPtr)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                        "%p is the device address of mapped host memory; unregister the host memory instead",
                        devPtr);
+    else if (r->origin != OACL_MEM_ORIGIN_ALLOC) /* device variables (symbol.c, binary_global.c) */
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+                       "%p is a device variable (of a kernel binary or linked into the program), not memory from "
+                       "aclrtMalloc",
+                       devPtr);
     else if (r->base != p)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                        "%p points inside the allocation at %p; pass the address aclrtMalloc returned", devPtr,
@@ -279,6 +284,11 @@ static aclError classify(const void *p, size_t count, const char *name, enum mem
     if (count > r.base + r.size - a)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%s: %zu bytes at %p run past the end of its %s allocation",
                          name, count, p, r.kind == OACL_MEM_DEVICE ? "device" : "host");
+    /* Device variables: constants and code of a kernel binary are read-only
+       (every side but a copy's source is written). */
+    if (r.readonly && strcmp(name, "src") != 0)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
+                         "%s %p is read-only device memory (a constant or the code of a kernel binary)", name, p);
     *out = r.kind == OACL_MEM_DEVICE ? MEM_DEVICE : MEM_HOST;
     *pinned = r.kind == OACL_MEM_HOST_PINNED;
     if (r.kind == OACL_MEM_DEVICE)
@@ -493,6 +503,10 @@ OACL_API aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes 
     if (r && r->kind == OACL_MEM_DEVICE) {
         a.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
         a.location.id = (uint32_t)r->device;
+        if (r->device == OACL_MEM_ANY_DEVICE) { /* a linked device variable: every device's */
+            int32_t here = oacl_ctx_device_quiet();
+            a.location.id = here >= 0 ? (uint32_t)here : 0;
+        }
         a.pageSize = policy_page_size(r->flags, r->user_size);
     } else if (r && r->kind == OACL_MEM_DEVICE_ALIAS) {
         /* The device side of mapped host memory: device addresses. */

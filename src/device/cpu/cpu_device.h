@@ -93,6 +93,20 @@ struct oacl_queue {
     char fault_msg[OACL_BACKEND_ERRLEN];
 };
 
+/* An exported data object of a module (aclrtBinaryGetGlobal). */
+struct oacl_module_object {
+    const char *name;                /* into the module's copy of its string table */
+    uintptr_t addr;
+    size_t size;
+};
+
+/*
+ * One loaded instance of a kernel binary. Every load is its own instance
+ * (own globals): the first from the file itself, later ones, while the
+ * file is loaded, from a private copy (memfd, else a temporary file) that
+ * stays open until the instance is unloaded, so that the dynamic loader
+ * never mistakes one instance for another.
+ */
 struct oacl_module {
     uint32_t refs;                   /* atomic */
     void *dl;
@@ -100,6 +114,15 @@ struct oacl_module {
     const struct oacl_kernel_binary_desc *desc;
     struct oacl_kernel_info *infos;
     uint32_t num_kernels;
+    int copy_fd;                     /* private copy's descriptor, -1: none */
+    char *copy_path;                 /* private temporary file, removed at unload */
+    uintptr_t base;                  /* image: lowest PT_LOAD page ... */
+    size_t extent;                   /* ... to the end of the highest, page rounded */
+    struct oacl_module_range *ranges;
+    uint32_t num_ranges;
+    struct oacl_module_object *objects;
+    uint32_t num_objects;
+    char *strtab;
 };
 
 /* ---- executor (executor.c) ---- */
@@ -212,6 +235,9 @@ int oacl_cpu_module_load(struct oacl_bdev *dev, const char *path, struct oacl_mo
                          const struct oacl_kernel_info **kernels, uint32_t *num_kernels, char *err);
 void oacl_cpu_module_ref(struct oacl_module *m);
 void oacl_cpu_module_put(struct oacl_module *m);
+void oacl_cpu_module_extent(struct oacl_module *m, void **base, size_t *size);
+uint32_t oacl_cpu_module_ranges(struct oacl_module *m, struct oacl_module_range *out, uint32_t max);
+int oacl_cpu_module_global(struct oacl_module *m, const char *name, void **addr, size_t *size);
 
 /* ---- small helpers ---- */
 
