@@ -213,6 +213,12 @@ int oacl_cpu_module_load(struct oacl_bdev *dev, const char *path, struct oacl_mo
 void oacl_cpu_module_ref(struct oacl_module *m);
 void oacl_cpu_module_put(struct oacl_module *m);
 
+/* ---- built-in device tasks (reduce_task.c, random_task.c) ---- */
+
+int oacl_cpu_queue_reduce(struct oacl_queue *q, void *dst, const void *src, uint64_t n, enum oacl_reduce_op op,
+                          aclDataType type, char *err);
+int oacl_cpu_queue_random(struct oacl_queue *q, const struct oacl_random_task *task, char *err);
+
 /* ---- small helpers ---- */
 
 uint64_t oacl_now_ns(void);
