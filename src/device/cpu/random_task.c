@@ -68,7 +68,7 @@ static bool read_value(struct oacl_task *t, const struct oacl_random_value *v, c
     }
     if (!device_range((uintptr_t)v->value, v->size)) {
         char msg[160];
-        snprintf(msg, sizeof(msg), "random-number task: %s: %u bytes at address 0x%llx are not device memory", what,
+        snprintf(msg, sizeof(msg), "random-number task: %s: %u bytes at address 0x%llx are not inside device memory", what,
                  v->size, (unsigned long long)v->value);
         oacl_exec_task_fail(t, ACL_ERROR_RT_TS_ERROR, msg);
         return false;
@@ -106,9 +106,13 @@ static bool prepare(struct oacl_task *t, const struct random_job *j, struct rand
     const uint64_t need = output_bytes(j, st->num, &overflow);
     if (overflow || need > k->result_room) {
         char msg[200];
-        snprintf(msg, sizeof(msg),
-                 "random-number task: %llu numbers need %s bytes at the result address, its memory holds %llu",
-                 (unsigned long long)st->num, overflow ? "more than 2^64" : "more", (unsigned long long)k->result_room);
+        if (overflow)
+            snprintf(msg, sizeof(msg), "random-number task: %llu numbers need more than 2^64 bytes",
+                     (unsigned long long)st->num);
+        else
+            snprintf(msg, sizeof(msg),
+                     "random-number task: %llu numbers need %llu bytes at the result address, its memory holds %llu",
+                     (unsigned long long)st->num, (unsigned long long)need, (unsigned long long)k->result_room);
         oacl_exec_task_fail(t, ACL_ERROR_RT_TS_ERROR, msg);
         return false;
     }
