@@ -103,6 +103,44 @@ struct oacl_module_range {
     bool writable;
 };
 
+/* ---- built-in device tasks (acl-rt-memory-extras.md §3.10) ---- */
+
+/* Element-wise reductions dst[i] = dst[i] OP src[i]. */
+enum oacl_reduce_op {
+    OACL_REDUCE_SUM = 0,    /* integers wrap; floats rounded once (RNE) */
+    OACL_REDUCE_MAX = 1,    /* NaN if either is NaN; equal operands keep dst */
+    OACL_REDUCE_MIN = 2,
+    OACL_REDUCE_ASSIGN = 3, /* dst[i] = src[i] */
+};
+
+/* Distributions of a random-number task (Philox4x32-10, TensorFlow's
+   stateless construction). */
+enum oacl_random_dist {
+    OACL_RANDOM_DROPOUT_MASK = 0,
+    OACL_RANDOM_UNIFORM = 1,
+    OACL_RANDOM_NORMAL = 2,
+    OACL_RANDOM_TRUNCATED_NORMAL = 3,
+};
+
+/* A value of a random-number task: given inline (taken when the task was
+   queued), or read from device memory when the task runs. */
+struct oacl_random_value {
+    uint64_t value;      /* inline: the value, zero-extended; else the device address */
+    uint8_t size;        /* 1..8 bytes, little-endian */
+    bool addressed;
+};
+
+struct oacl_random_task {
+    enum oacl_random_dist dist;
+    aclDataType type;                    /* output (uniform, normal) and parameter type */
+    struct oacl_random_value param[2];   /* ratio | min, max | mean, stddev (raw bits of type) */
+    struct oacl_random_value seed;       /* Philox key */
+    struct oacl_random_value num;        /* elements (mask bits) to generate */
+    const void *counter;                 /* device memory: uint64 c0, c1 (read when run) */
+    void *result;                        /* device memory receiving the output */
+    uint64_t result_room;                /* bytes writable at result; more needed fails the task */
+};
+
 struct oacl_backend_ops {
     const char *name;
 
@@ -219,6 +257,15 @@ struct oacl_backend_ops {
        mode (ACL_STREAM_WAIT_VALUE_GEQ/EQ/AND/NOR) against value. */
     int (*queue_value_write)(struct oacl_queue *q, uint64_t *addr, uint64_t value, char *err);
     int (*queue_value_wait)(struct oacl_queue *q, const uint64_t *addr, uint64_t value, uint32_t mode, char *err);
+
+    /* Built-in device tasks, in q's order. Reduce: n elements of `type`
+       (dst == src allowed; the ranges are valid device memory). Random: the
+       values marked addressed are read when the task runs; reading from
+       memory the device cannot reach fails the task with
+       ACL_ERROR_RT_TS_ERROR. Neither writes the counter. */
+    int (*queue_reduce)(struct oacl_queue *q, void *dst, const void *src, uint64_t n, enum oacl_reduce_op op,
+                        aclDataType type, char *err);
+    int (*queue_random)(struct oacl_queue *q, const struct oacl_random_task *task, char *err);
 };
 
 /* The CPU device's table (src/device/cpu/cpu_backend.c). */

@@ -349,4 +349,7 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .notify_wait = oacl_cpu_notify_wait,
     .queue_value_write = oacl_cpu_value_write,
     .queue_value_wait = oacl_cpu_value_wait,
+    /* built-in device tasks */
+    .queue_reduce = oacl_cpu_queue_reduce,
+    .queue_random = oacl_cpu_queue_random,
 };

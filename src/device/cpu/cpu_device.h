@@ -239,6 +239,12 @@ void oacl_cpu_module_extent(struct oacl_module *m, void **base, size_t *size);
 uint32_t oacl_cpu_module_ranges(struct oacl_module *m, struct oacl_module_range *out, uint32_t max);
 int oacl_cpu_module_global(struct oacl_module *m, const char *name, void **addr, size_t *size);
 
+/* ---- built-in device tasks (reduce_task.c, random_task.c) ---- */
+
+int oacl_cpu_queue_reduce(struct oacl_queue *q, void *dst, const void *src, uint64_t n, enum oacl_reduce_op op,
+                          aclDataType type, char *err);
+int oacl_cpu_queue_random(struct oacl_queue *q, const struct oacl_random_task *task, char *err);
+
 /* ---- small helpers ---- */
 
 uint64_t oacl_now_ns(void);
