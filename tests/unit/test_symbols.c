@@ -183,6 +183,21 @@ static void test_linked_as_device_memory(void **state)
     ACL_OK(aclrtMemcpyFromSymbol(&back, 4, &g_linked_const, 4, 0, ACL_MEMCPY_DEVICE_TO_HOST));
     assert_int_equal(back, 9);
     assert_int_equal(g_linked_const, 9);
+    /* Built-in tasks: a linked variable is an operand on any device (it
+       has no device of its own); a constant may be read, never written. */
+    uint32_t one = 1;
+    g_linked = 41;
+    ACL_OK(aclrtMemcpyToSymbol(&g_linked_arr, &one, 4, 0, ACL_MEMCPY_HOST_TO_DEVICE));
+    ACL_OK(aclrtReduceAsync(&g_linked, &g_linked_arr, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT32, NULL, NULL));
+    ACL_OK(aclrtSynchronizeStream(NULL));
+    assert_int_equal(g_linked, 42);
+    ACL_ERR(aclrtReduceAsync((void *)&g_linked_const, &g_linked, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT32, NULL,
+                             NULL),
+            ACL_ERROR_RT_PARAM_INVALID, "read-only");
+    ACL_OK(aclrtReduceAsync(&g_linked, &g_linked_const, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT32, NULL, NULL));
+    ACL_OK(aclrtSynchronizeStream(NULL));
+    assert_int_equal(g_linked, 51);
+    assert_int_equal(g_linked_const, 9);
 }
 
 /* ---- variables of kernel binaries ------------------------------------------------- */
