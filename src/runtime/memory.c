@@ -436,7 +436,9 @@ OACL_API aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size
     if (rc)
         return rc;
     oacl_backend()->queue_wait(ctx->default_stream->queue, -1);
+    oacl_backend()->host_write_begin(); /* never while the memory moves (IPC export) */
     memset(devPtr, (uint8_t)value, count); /* only the low byte counts */
+    oacl_backend()->host_write_end();
     oacl_obj_put(&ctx->obj);
     return ACL_SUCCESS;
 }
