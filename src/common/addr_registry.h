@@ -40,6 +40,17 @@ struct oacl_mem_record {
     void *dev_ptr;               /* registrations: device address (mapped only) */
     int map_kind;                /* registrations: enum oacl_map_kind */
     bool map_relock;             /* registrations: pages were locked by the program */
+    uint8_t origin;              /* OACL_MEM_DEVICE / OACL_MEM_HOST_PINNED: enum oacl_mem_origin */
+};
+
+/* Where device (or pinned host) memory of a record came from. Memory that
+ * was not allocated by aclrtMalloc/aclrtMallocHost is device memory for
+ * every check (copies, kernels, attributes) but must not be freed by them. */
+enum oacl_mem_origin {
+    OACL_ORIGIN_ALLOC = 0,      /* the allocators of the memory chapters */
+    OACL_ORIGIN_IPC_IMPORT = 1, /* aclrtIpcMemImportByKey: released by aclrtIpcMemClose */
+    OACL_ORIGIN_VMM_MAP = 2,    /* aclrtMapMem & co: released by aclrtUnmapMem (flags: the page
+                                   policy of device memory, the page size of host memory) */
 };
 
 void oacl_registry_rdlock(void);
