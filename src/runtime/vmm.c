@@ -41,7 +41,6 @@ struct mapping {
     size_t size;
     struct oacl_phys *p;             /* +1 object reference */
     struct resv *r;
-    struct oacl_mem_record *rec;
     uint32_t access[MAX_LOC];        /* [0] host, [1 + d] device d */
 };
 
@@ -481,6 +480,85 @@ OACL_API aclError aclrtReleaseMemAddress(void *virPtr)
     return ACL_SUCCESS;
 }
 
+/* ---- registry records ------------------------------------------------------------------------ */
+
+/*
+ * Mappings that follow each other in one reservation form one contiguous
+ * range, as on a device: a copy may cross from one into the next. The
+ * registry therefore holds one record per run of adjacent mappings of the
+ * same kind (device and page size); mapping and unmapping merge and split
+ * runs. (aclrtMemGetAddressRange still reports the single mapping.)
+ */
+static bool same_run(const struct oacl_mem_record *a, const struct oacl_mem_record *like)
+{
+    return a && a->origin == OACL_ORIGIN_VMM_MAP && a->kind == like->kind && a->device == like->device &&
+           a->flags == like->flags;
+}
+
+static struct oacl_mem_record *new_rec(uintptr_t base, size_t size, const struct oacl_mem_record *like)
+{
+    struct oacl_mem_record *r = calloc(1, sizeof(*r));
+    if (r) {
+        *r = *like;
+        r->base = base;
+        r->size = size;
+        r->user_size = size;
+    }
+    return r;
+}
+
+/* Registers [va, va+size) inside reservation rv (registry lock held). */
+static int run_add_locked(const struct resv *rv, uintptr_t va, size_t size, const struct oacl_mem_record *like)
+{
+    struct oacl_mem_record *left = va > rv->base ? oacl_registry_find_locked(OACL_SPACE_ALLOC, va - 1) : NULL;
+    struct oacl_mem_record *right =
+        va + size < rv->base + rv->size ? oacl_registry_find_locked(OACL_SPACE_ALLOC, va + size) : NULL;
+    if (!same_run(left, like) || left->base + left->size != va)
+        left = NULL;
+    if (!same_run(right, like) || right->base != va + size)
+        right = NULL;
+    uintptr_t base = left ? left->base : va;
+    uintptr_t end = right ? right->base + right->size : va + size;
+    struct oacl_mem_record *merged = new_rec(base, end - base, like);
+    if (!merged)
+        return -1;
+    if (left)
+        oacl_registry_remove_locked(OACL_SPACE_ALLOC, left->base);
+    if (right)
+        oacl_registry_remove_locked(OACL_SPACE_ALLOC, right->base);
+    if (oacl_registry_insert_locked(OACL_SPACE_ALLOC, merged) != 0) {
+        free(merged); /* put the neighbours back: their ranges are free again */
+        if (left)
+            oacl_registry_insert_locked(OACL_SPACE_ALLOC, left);
+        if (right)
+            oacl_registry_insert_locked(OACL_SPACE_ALLOC, right);
+        return -1;
+    }
+    free(left);
+    free(right);
+    return 0;
+}
+
+/* Unregisters [va, va+size), splitting its run (registry lock held). */
+static void run_remove_locked(uintptr_t va, size_t size)
+{
+    struct oacl_mem_record *run = oacl_registry_find_locked(OACL_SPACE_ALLOC, va);
+    if (!run || run->origin != OACL_ORIGIN_VMM_MAP)
+        return;
+    oacl_registry_remove_locked(OACL_SPACE_ALLOC, run->base);
+    struct oacl_mem_record *lo = va > run->base ? new_rec(run->base, va - run->base, run) : NULL;
+    uintptr_t end = run->base + run->size;
+    struct oacl_mem_record *hi = va + size < end ? new_rec(va + size, end - (va + size), run) : NULL;
+    /* Reinserting parts of a range just removed cannot overlap; only a node
+       allocation can fail, and then the part is not findable (copies into
+       it are refused) until its own unmap. */
+    if (lo && oacl_registry_insert_locked(OACL_SPACE_ALLOC, lo) != 0)
+        free(lo);
+    if (hi && oacl_registry_insert_locked(OACL_SPACE_ALLOC, hi) != 0)
+        free(hi);
+    free(run);
+}
+
 /* ---- mappings -------------------------------------------------------------------------- */
 
 static uint32_t policy_for(size_t gran)
@@ -497,12 +575,8 @@ static aclError map_phys(void *virPtr, size_t size, size_t offset, struct oacl_p
     if (offset != 0)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "offset %zu: only 0 is supported", offset);
     struct mapping *m = calloc(1, sizeof(*m));
-    struct oacl_mem_record *rec = calloc(1, sizeof(*rec));
-    if (!m || !rec) {
-        free(m);
-        free(rec);
+    if (!m)
         return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "out of memory");
-    }
     aclError rc = ACL_SUCCESS;
     struct oacl_imap_entry e, o;
     pthread_mutex_lock(&oacl_vmm_lock);
@@ -533,22 +607,21 @@ static aclError map_phys(void *virPtr, size_t size, size_t offset, struct oacl_p
             rc = oacl_fail(brc, fn, "%s", err);
     }
     if (rc == ACL_SUCCESS) {
-        rec->base = va;
-        rec->size = size;
-        rec->user_size = size;
-        rec->kind = p->host ? OACL_MEM_HOST_PINNED : OACL_MEM_DEVICE;
-        rec->origin = OACL_ORIGIN_VMM_MAP;
-        rec->device = p->host ? -1 : p->device;
-        rec->flags = p->host ? (uint32_t)(p->gran > UINT32_MAX ? 0 : p->gran) : policy_for(p->gran);
-        oacl_registry_wrlock();
-        int ins = oacl_registry_insert_locked(OACL_SPACE_ALLOC, rec);
-        oacl_registry_unlock();
-        if (ins == 0)
-            ins = oacl_imap_insert(&g_maps, va, size, m);
-        if (ins) {
+        struct oacl_mem_record like;
+        memset(&like, 0, sizeof(like));
+        like.kind = p->host ? OACL_MEM_HOST_PINNED : OACL_MEM_DEVICE;
+        like.origin = OACL_ORIGIN_VMM_MAP;
+        like.device = p->host ? -1 : p->device;
+        like.flags = p->host ? (uint32_t)(p->gran > UINT32_MAX ? 0 : p->gran) : policy_for(p->gran);
+        int ins = oacl_imap_insert(&g_maps, va, size, m);
+        if (ins == 0) {
             oacl_registry_wrlock();
-            oacl_registry_remove_locked(OACL_SPACE_ALLOC, va);
+            ins = run_add_locked(r, va, size, &like);
             oacl_registry_unlock();
+            if (ins)
+                oacl_imap_remove(&g_maps, va, NULL);
+        }
+        if (ins) {
             oacl_backend()->va_unmap(virPtr, size);
             rc = oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "cannot record the mapping");
         }
@@ -558,7 +631,6 @@ static aclError map_phys(void *virPtr, size_t size, size_t offset, struct oacl_p
         m->size = size;
         m->p = p;
         m->r = r;
-        m->rec = rec;
         for (int i = 0; i < MAX_LOC; i++)
             m->access[i] = ACCESS_NOT_SET;
         if (!no_access) /* the memory's own location gets read-write access */
@@ -573,10 +645,8 @@ static aclError map_phys(void *virPtr, size_t size, size_t offset, struct oacl_p
         }
     }
     pthread_mutex_unlock(&oacl_vmm_lock);
-    if (rc) {
+    if (rc)
         free(m);
-        free(rec);
-    }
     return rc;
 }
 
@@ -621,7 +691,7 @@ OACL_API aclError aclrtUnmapMem(void *virPtr)
         m = e.value;
         oacl_imap_remove(&g_maps, e.start, NULL);
         oacl_registry_wrlock();
-        oacl_registry_remove_locked(OACL_SPACE_ALLOC, m->va);
+        run_remove_locked(m->va, m->size);
         oacl_registry_unlock();
     }
     pthread_mutex_unlock(&oacl_vmm_lock);
@@ -635,7 +705,6 @@ OACL_API aclError aclrtUnmapMem(void *virPtr)
     pthread_mutex_unlock(&oacl_vmm_lock);
     phys_release(m->p, false);
     oacl_obj_put(&m->p->obj);
-    free(m->rec);
     free(m);
     return ACL_SUCCESS;
 }
@@ -766,6 +835,17 @@ OACL_API aclError aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize
     size_t size = r.size;
     if (r.origin == OACL_ORIGIN_ALLOC)
         size = round_up(r.size, host_page()); /* device allocations own whole pages (D6) */
+    if (r.origin == OACL_ORIGIN_VMM_MAP) {
+        /* The record covers a run of mappings: report the one mapping. */
+        struct oacl_imap_entry e;
+        pthread_mutex_lock(&oacl_vmm_lock);
+        bool found = oacl_imap_find(&g_maps, (uintptr_t)ptr, &e);
+        pthread_mutex_unlock(&oacl_vmm_lock);
+        if (found) {
+            r.base = e.start;
+            size = e.len;
+        }
+    }
     if (pbase)
         *pbase = (void *)r.base;
     if (psize)
