@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -276,7 +277,51 @@ static void peer_310b(void)
     CHILD_OK(aclrtFree(d));
 }
 
+/* OACL_IPC_PRIVATE=1 makes an exporter non-dumpable (D25); off by default. */
+static void peer_private(void)
+{
+    child_arm_alarm();
+    CHILD_OK(aclrtSetDevice(0));
+    void *d = NULL;
+    char key[72];
+    CHILD_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHILD_CHECK_INT(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 1);
+    CHILD_OK(aclrtIpcMemGetExportKey(d, 4096, key, sizeof(key), 0));
+    const char *priv = getenv("OACL_IPC_PRIVATE");
+    CHILD_CHECK_INT(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), priv && strcmp(priv, "1") == 0 ? 0 : 1);
+    CHILD_OK(aclrtIpcMemClose(key));
+    CHILD_OK(aclrtFree(d));
+}
+
+/* Holds its own service name without answering (a hung or foreign
+ * listener): its own export cannot start a service (207005), and
+ * importers of keys naming it give up after OACL_IPC_TIMEOUT_MS. */
+static void peer_mute(void)
+{
+    child_arm_alarm();
+    CHILD_OK(aclrtSetDevice(0));
+    int s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+    struct sockaddr_un a;
+    memset(&a, 0, sizeof(a));
+    a.sun_family = AF_UNIX;
+    int n = snprintf(a.sun_path + 1, sizeof(a.sun_path) - 1, "oacl-ipc.%d", (int)getpid());
+    CHILD_CHECK(bind(s, (struct sockaddr *)&a, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)) == 0);
+    CHILD_CHECK(listen(s, 4) == 0);
+    void *d = NULL;
+    char key[72] = "kept";
+    CHILD_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHILD_ERR(aclrtIpcMemGetExportKey(d, 4096, key, sizeof(key), 0), ACL_ERROR_RT_RESOURCE_ALLOC_FAIL,
+              "another process holds this process's name");
+    CHILD_CHECK(strcmp(key, "kept") == 0);
+    child_send("listening");
+    char line[64];
+    child_recv(line, sizeof(line)); /* never answers the connection */
+    close(s);
+}
+
 static const struct oacl_child_mode g_modes[] = {
+    {"mute", peer_mute},
+    {"private", peer_private},
     {"importer", peer_importer},
     {"refused_then_listed", peer_refused_then_listed},
     {"exporter", peer_exporter},
@@ -475,6 +520,27 @@ static void test_impostor_service(void **state)
     ACL_ERR(aclrtIpcMemImportByKey(&ptr, key, 0), ACL_ERROR_RT_PARAM_INVALID, "nothing listens for pid");
     kill(p.pid, SIGKILL);
     peer_wait(&p, PEER_TIMEOUT_MS);
+}
+
+/* A listener that never answers: the request gives up with 507022 after
+ * OACL_IPC_TIMEOUT_MS instead of hanging. */
+static void test_request_timeout(void **state)
+{
+    (void)state;
+    struct peer p;
+    assert_true(peer_start(&p, "mute", NULL));
+    char line[64];
+    recv_line(&p, line, sizeof(line));
+    assert_string_equal(line, "listening");
+    char key[80];
+    snprintf(key, sizeof(key), "oacl-m-%d-00000000000000aa-0123456789abcdef01234567", (int)p.pid);
+    setenv("OACL_IPC_TIMEOUT_MS", "300", 1);
+    void *ptr = NULL;
+    ACL_ERR(aclrtIpcMemImportByKey(&ptr, key, 0), ACL_ERROR_RT_IPC_ERROR, "did not answer within 300 ms");
+    setenv("OACL_IPC_TIMEOUT_MS", "5000", 1);
+    assert_null(ptr);
+    assert_true(peer_send(&p, "bye"));
+    check_exit(&p);
 }
 
 /* The exporter frees: the importer keeps the data and can close; the key is
@@ -826,6 +892,8 @@ static void test_profiles(void **state)
     (void)state;
     ASSERT_CHILD_OK("a3_attrs", "OACL_SOC=Ascend910_9392");
     ASSERT_CHILD_OK("310b", "OACL_SOC=Ascend310B1");
+    ASSERT_CHILD_OK("private", "OACL_IPC_PRIVATE=1");
+    ASSERT_CHILD_OK("private", "OACL_IPC_PRIVATE");
 }
 
 #define T(fn) cmocka_unit_test(fn)
@@ -843,6 +911,7 @@ int main(int argc, char **argv)
         T(test_not_whitelisted_refused),
         T(test_other_user_refused),
         T(test_impostor_service),
+        T(test_request_timeout),
         T(test_exporter_frees),
         T(test_exporter_killed),
         T(test_nothing_left_behind),
