@@ -539,6 +539,13 @@ static void test_access(void **state)
     aclrtPhysicalMemProp p = prop_of(ACL_MEM_LOCATION_TYPE_DEVICE, 0, ACL_MEM_NORMAL);
     aclrtDrvMemHandle h = NULL;
     ACL_OK(aclrtMallocPhysical(&h, MiB2, &p, 0));
+    ACL_ERR(aclrtMemMapNoAccess(NULL, MiB2, 0, h, 0), ACL_ERROR_INVALID_PARAM, "virPtr is NULL");
+    ACL_ERR(aclrtMemMapNoAccess(va, MiB2, 0, h, 2), ACL_ERROR_INVALID_PARAM, "flags 0x2");
+    ACL_ERR(aclrtMemMapNoAccess(va, MiB2, 8192, h, 0), ACL_ERROR_RT_PARAM_INVALID, "offset 8192");
+    ACL_ERR(aclrtMemMapNoAccess(va, 4 * MiB2, 0, h, 0), ACL_ERROR_RT_PARAM_INVALID, "exceeds");
+    aclrtPtrAttributes at;
+    ACL_OK(aclrtPointerGetAttributes(va, &at));
+    assert_int_equal(at.location.type, ACL_MEM_LOCATION_TYPE_UNREGISTERED);
     ACL_OK(aclrtMemMapNoAccess(va, MiB2, 0, h, 0));
     uint64_t acc = 0;
     aclrtMemLocation dev0 = {0, ACL_MEM_LOCATION_TYPE_DEVICE}, host = {5, ACL_MEM_LOCATION_TYPE_HOST};
