@@ -25,6 +25,7 @@ struct oacl_queue;   /* an in-order task queue (one per stream) */
 struct oacl_module;  /* a loaded kernel binary */
 struct oacl_bevent;  /* an event */
 struct oacl_bnotify; /* a notify */
+struct oacl_bshare;  /* device memory made shareable with other processes */
 
 /*
  * Failure policy shared by the queues of one context. With stop_on_failure
@@ -45,6 +46,8 @@ struct oacl_event_state {
     bool waits_pending;     /* stream waits on it not satisfied yet */
     uint64_t timestamp_ns;  /* monotonic time the record ran (complete only) */
     int error;              /* first failure of the captured work, 0 if none */
+    int ipc_error;          /* shared events: ACL_ERROR_RT_IPC_ERROR when the process
+                               that enqueued the awaited record died before running it */
 };
 
 /* What the API layer needs to know about one kernel of a module. */
@@ -266,7 +269,71 @@ struct oacl_backend_ops {
     int (*queue_reduce)(struct oacl_queue *q, void *dst, const void *src, uint64_t n, enum oacl_reduce_op op,
                         aclDataType type, char *err);
     int (*queue_random)(struct oacl_queue *q, const struct oacl_random_task *task, char *err);
+    /* ---- inter-process sharing and virtual memory (acl-rt-ipc-vmm.md) ----
+       Objects cross process boundaries as descriptors of memory files; the
+       API layer passes them between processes and never maps them itself. */
+
+    /* Makes the allocation at ptr (size bytes, as allocated) shareable on
+       its own, without its neighbours; work and data are unaffected. Later
+       calls for the same allocation return the same object (+1 reference).
+       Once the allocation is freed, share_fd fails and share_live is false;
+       memory already handed out keeps its contents. */
+    int (*mem_share)(struct oacl_bdev *dev, void *ptr, size_t size, struct oacl_bshare **out, char *err);
+    /* A new close-on-exec descriptor of the shared memory. */
+    int (*share_fd)(struct oacl_bshare *s, int *fd, char *err);
+    bool (*share_live)(struct oacl_bshare *s);
+    void (*share_put)(struct oacl_bshare *s);
+    /* Maps size bytes of memory received as a descriptor, read-write, at an
+       address of the backend's choice (the caller may close fd after). */
+    int (*mem_attach)(int fd, size_t size, void **out, char *err);
+    /* Waits for the work queued on dev's queues (every queue when dev is
+       NULL), then unmaps memory from mem_attach. */
+    void (*mem_detach)(struct oacl_bdev *dev, void *ptr, size_t size);
+    /* Brackets a store into device memory made by the calling thread
+       outside any queue (a synchronous fill): mem_share never moves memory
+       while such a store is in progress. */
+    void (*host_write_begin)(void);
+    void (*host_write_end)(void);
+
+    /* Physical memory: a descriptor of size bytes of new, zero-filled
+       memory (sealed against resizing). */
+    int (*phys_create)(size_t size, int *fd, char *err);
+    /* Reserves size bytes of inaccessible address space aligned to align,
+       at `fixed` when it is not NULL (fails when anything is mapped there). */
+    int (*va_reserve)(size_t size, size_t align, void *fixed, void **out, char *err);
+    void (*va_release)(void *ptr, size_t size);
+    /* Maps [va, va+size) inside a reservation onto the first size bytes of
+       fd with an access of enum oacl_va_access; va_protect changes it. */
+    int (*va_map)(void *va, size_t size, int fd, int access, char *err);
+    int (*va_protect)(void *va, size_t size, int access, char *err);
+    /* Waits for the work queued on every queue, then makes the range
+       reserved and inaccessible again. */
+    void (*va_unmap)(void *va, size_t size);
+
+    /* IPC notifies. notify_share moves the notify into memory shared with
+       other processes (once per notify; records and waits in flight are
+       neither lost nor duplicated) and returns a descriptor of it;
+       notify_import makes a notify on dev from such a descriptor. Waits on
+       a shared notify fail with ACL_ERROR_RT_IPC_ERROR when every other
+       process that held it has exited (spec 3.5). notify_reset clears the
+       notify in q's order. */
+    int (*notify_share)(struct oacl_bnotify *n, int *fd, char *err);
+    int (*notify_import)(struct oacl_bdev *dev, int fd, struct oacl_bnotify **out, char *err);
+    int (*notify_reset)(struct oacl_queue *q, struct oacl_bnotify *n, char *err);
+
+    /* IPC events: an event whose state lives in memory shared with other
+       processes. The event ops above apply to it; event_record may fail
+       with ACL_ERROR_RT_NO_EVENT_RESOURCE (too many records outstanding),
+       event_sync returns ACL_ERROR_RT_IPC_ERROR and event_query sets
+       ipc_error when the awaited record's process died, and stream waits
+       fail with that code. Resets are not supported. */
+    int (*event_create_shared)(struct oacl_bdev *dev, struct oacl_bevent **out, char *err);
+    int (*event_share_fd)(struct oacl_bevent *e, int *fd, char *err);
+    int (*event_import)(struct oacl_bdev *dev, int fd, struct oacl_bevent **out, char *err);
 };
+
+/* Accesses of va_map / va_protect (the values of aclrtMemAccessFlags). */
+enum oacl_va_access { OACL_VA_NONE = 0, OACL_VA_READ = 1, OACL_VA_READWRITE = 3 };
 
 /* The CPU device's table (src/device/cpu/cpu_backend.c). */
 extern const struct oacl_backend_ops oacl_cpu_backend_ops;
