@@ -40,6 +40,8 @@ struct oacl_mem_record {
     void *dev_ptr;               /* registrations: device address (mapped only) */
     int map_kind;                /* registrations: enum oacl_map_kind */
     bool map_relock;             /* registrations: pages were locked by the program */
+    void *pool_block;            /* device memory of a memory pool (mem_pool.c): its
+                                    block, which owns this record; NULL otherwise */
 };
 
 void oacl_registry_rdlock(void);

@@ -199,6 +199,19 @@ struct oacl_backend_ops {
        mode (ACL_STREAM_WAIT_VALUE_GEQ/EQ/AND/NOR) against value. */
     int (*queue_value_write)(struct oacl_queue *q, uint64_t *addr, uint64_t value, char *err);
     int (*queue_value_wait)(struct oacl_queue *q, const uint64_t *addr, uint64_t value, uint32_t mode, char *err);
+
+    /* ---- stream-ordered memory (memory pools) ---- */
+    /* A bookkeeping point in q: once the work queued before it has
+       finished, reached(arg) is called on whichever thread advanced q; it
+       must be short, must not block and must not queue work. q's later
+       work is not held by it. If the point is dropped before q reaches it
+       (queue_discard), dropped(arg) is called instead. */
+    int (*queue_host_mark)(struct oacl_queue *q, void (*reached)(void *arg), void (*dropped)(void *arg), void *arg,
+                           char *err);
+    /* Gives device memory from dev_alloc back at once, without waiting for
+       the device's queues (unlike dev_free): the caller knows that no
+       queued work uses it any more (its stream-ordered free has run). */
+    void (*dev_release)(struct oacl_bdev *dev, void *ptr, size_t size);
 };
 
 /* The CPU device's table (src/device/cpu/cpu_backend.c). */

@@ -238,7 +238,9 @@ static aclError sync_event(aclrtEvent event, int64_t timeout_ns, const char *fn)
     aclError rc = event_get(event, &e, fn);
     if (rc)
         return rc;
-    if (oacl_backend()->event_sync(e->be, timeout_ns) != 0) {
+    int waited = oacl_backend()->event_sync(e->be, timeout_ns);
+    oacl_mem_pool_on_sync(e->dev); /* pools' release threshold */
+    if (waited != 0) {
         rc = oacl_fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, fn, "the event's work is still running after %lld ms",
                        (long long)(timeout_ns / 1000000));
     } else {

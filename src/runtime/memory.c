@@ -210,6 +210,9 @@ OACL_API aclError aclrtFree(void *devPtr)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                        "%p is the device address of mapped host memory; unregister the host memory instead",
                        devPtr);
+    else if (r->pool_block) /* its pool owns the record and the memory */
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+                       "%p is memory of a memory pool; return it with aclrtMemPoolFreeAsync", devPtr);
     else if (r->base != p)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                        "%p points inside the allocation at %p; pass the address aclrtMalloc returned", devPtr,
