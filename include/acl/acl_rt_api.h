@@ -133,13 +133,15 @@ static inline aclError aclrtMemcpy2dAsync(T *dst, size_t dpitch, const U *src, s
                               kind, stream);
 }
 
-/* The arrays of typed pointers are passed on as the void* arrays of the C
- * functions (the same object representation). */
+namespace acl_rt_api_detail {
+/* An array of typed pointers passed on as the void* array of a C function
+ * (the same object representation). */
 template <typename T>
-static inline void **aclrtApiVoidArray(T **p)
+static inline void **void_array(T **p)
 {
     return static_cast<void **>(static_cast<void *>(p));
 }
+} // namespace acl_rt_api_detail
 
 template <typename T, typename U>
 static inline aclError aclrtMemcpyBatch(T **dsts, size_t *destMaxs, U **srcs, size_t *sizes, size_t numBatches,
@@ -147,7 +149,7 @@ static inline aclError aclrtMemcpyBatch(T **dsts, size_t *destMaxs, U **srcs, si
 {
     (void)failIndex;
     size_t attrsIndexes[1] = {0};
-    return aclrtMemcpyBatchV2(aclrtApiVoidArray(dsts), destMaxs, aclrtApiVoidArray(srcs), sizes, numBatches, &attr,
+    return aclrtMemcpyBatchV2(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs), sizes, numBatches, &attr,
                               attrsIndexes, 1);
 }
 
@@ -157,7 +159,7 @@ static inline aclError aclrtMemcpyBatch(T **dsts, size_t *destMaxs, U **srcs, si
                                         size_t *failIndex = nullptr)
 {
     (void)failIndex;
-    return aclrtMemcpyBatchV2(aclrtApiVoidArray(dsts), destMaxs, aclrtApiVoidArray(srcs), sizes, numBatches, attrs,
+    return aclrtMemcpyBatchV2(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs), sizes, numBatches, attrs,
                               attrsIndexes, numAttrs);
 }
 
@@ -166,7 +168,7 @@ static inline aclError aclrtMemcpyBatchAsync(T **dsts, size_t *destMaxs, U **src
                                              aclrtMemcpyBatchAttr attr, aclrtStream stream)
 {
     size_t attrsIndexes[1] = {0};
-    return aclrtMemcpyBatchAsyncV2(aclrtApiVoidArray(dsts), destMaxs, aclrtApiVoidArray(srcs), sizes, numBatches,
+    return aclrtMemcpyBatchAsyncV2(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs), sizes, numBatches,
                                    &attr, attrsIndexes, 1, stream);
 }
 
@@ -175,7 +177,7 @@ static inline aclError aclrtMemcpyBatchAsync(T **dsts, size_t *destMaxs, U **src
                                              aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs,
                                              aclrtStream stream)
 {
-    return aclrtMemcpyBatchAsyncV2(aclrtApiVoidArray(dsts), destMaxs, aclrtApiVoidArray(srcs), sizes, numBatches,
+    return aclrtMemcpyBatchAsyncV2(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs), sizes, numBatches,
                                    attrs, attrsIndexes, numAttrs, stream);
 }
 
@@ -184,7 +186,7 @@ static inline aclError aclrtMemcpyBatchAsync(T **dsts, size_t *destMaxs, U **src
                                              aclrtMemcpyBatchAttr attr, size_t *failIndex, aclrtStream stream)
 {
     size_t attrsIndexes[1] = {0};
-    return aclrtMemcpyBatchAsync(aclrtApiVoidArray(dsts), destMaxs, aclrtApiVoidArray(srcs), sizes, numBatches,
+    return aclrtMemcpyBatchAsync(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs), sizes, numBatches,
                                  &attr, attrsIndexes, 1, failIndex, stream);
 }
 
@@ -193,7 +195,7 @@ static inline aclError aclrtMemcpyBatchAsync(T **dsts, size_t *destMaxs, U **src
                                              aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs,
                                              size_t *failIndex, aclrtStream stream)
 {
-    return aclrtMemcpyBatchAsync(aclrtApiVoidArray(dsts), destMaxs, aclrtApiVoidArray(srcs), sizes, numBatches,
+    return aclrtMemcpyBatchAsync(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs), sizes, numBatches,
                                  attrs, attrsIndexes, numAttrs, failIndex, stream);
 }
 
