@@ -149,8 +149,8 @@ static inline aclError aclrtMemcpyBatch(T **dsts, size_t *destMaxs, U **srcs, si
 {
     (void)failIndex;
     size_t attrsIndexes[1] = {0};
-    return aclrtMemcpyBatchV2(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs), sizes, numBatches, &attr,
-                              attrsIndexes, 1);
+    return aclrtMemcpyBatchV2(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs),
+                              sizes, numBatches, &attr, attrsIndexes, 1);
 }
 
 template <typename T, typename U>
@@ -159,8 +159,8 @@ static inline aclError aclrtMemcpyBatch(T **dsts, size_t *destMaxs, U **srcs, si
                                         size_t *failIndex = nullptr)
 {
     (void)failIndex;
-    return aclrtMemcpyBatchV2(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs), sizes, numBatches, attrs,
-                              attrsIndexes, numAttrs);
+    return aclrtMemcpyBatchV2(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs),
+                              sizes, numBatches, attrs, attrsIndexes, numAttrs);
 }
 
 template <typename T, typename U>
@@ -168,8 +168,9 @@ static inline aclError aclrtMemcpyBatchAsync(T **dsts, size_t *destMaxs, U **src
                                              aclrtMemcpyBatchAttr attr, aclrtStream stream)
 {
     size_t attrsIndexes[1] = {0};
-    return aclrtMemcpyBatchAsyncV2(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs), sizes, numBatches,
-                                   &attr, attrsIndexes, 1, stream);
+    return aclrtMemcpyBatchAsyncV2(acl_rt_api_detail::void_array(dsts), destMaxs,
+                                   acl_rt_api_detail::void_array(srcs), sizes, numBatches, &attr, attrsIndexes, 1,
+                                   stream);
 }
 
 template <typename T, typename U>
@@ -177,8 +178,9 @@ static inline aclError aclrtMemcpyBatchAsync(T **dsts, size_t *destMaxs, U **src
                                              aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs,
                                              aclrtStream stream)
 {
-    return aclrtMemcpyBatchAsyncV2(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs), sizes, numBatches,
-                                   attrs, attrsIndexes, numAttrs, stream);
+    return aclrtMemcpyBatchAsyncV2(acl_rt_api_detail::void_array(dsts), destMaxs,
+                                   acl_rt_api_detail::void_array(srcs), sizes, numBatches, attrs, attrsIndexes,
+                                   numAttrs, stream);
 }
 
 template <typename T, typename U>
@@ -186,8 +188,8 @@ static inline aclError aclrtMemcpyBatchAsync(T **dsts, size_t *destMaxs, U **src
                                              aclrtMemcpyBatchAttr attr, size_t *failIndex, aclrtStream stream)
 {
     size_t attrsIndexes[1] = {0};
-    return aclrtMemcpyBatchAsync(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs), sizes, numBatches,
-                                 &attr, attrsIndexes, 1, failIndex, stream);
+    return aclrtMemcpyBatchAsync(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs),
+                                 sizes, numBatches, &attr, attrsIndexes, 1, failIndex, stream);
 }
 
 template <typename T, typename U>
@@ -195,8 +197,8 @@ static inline aclError aclrtMemcpyBatchAsync(T **dsts, size_t *destMaxs, U **src
                                              aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs,
                                              size_t *failIndex, aclrtStream stream)
 {
-    return aclrtMemcpyBatchAsync(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs), sizes, numBatches,
-                                 attrs, attrsIndexes, numAttrs, failIndex, stream);
+    return aclrtMemcpyBatchAsync(acl_rt_api_detail::void_array(dsts), destMaxs, acl_rt_api_detail::void_array(srcs),
+                                 sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex, stream);
 }
 
 /* ---- managed memory ------------------------------------------------------------------- */

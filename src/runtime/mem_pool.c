@@ -548,7 +548,8 @@ static aclError grow_locked(struct mem_pool *pool, size_t need, struct pool_bloc
     struct pool_block *b = calloc(1, sizeof(*b));
     char err[OACL_BACKEND_ERRLEN] = "";
     void *p = NULL;
-    int brc = b ? oacl_backend()->dev_alloc(pool->dev->bdev, need, POOL_GRAIN, &p, err) : ACL_ERROR_RT_MEMORY_ALLOCATION;
+    int brc = b ? oacl_backend()->dev_alloc(pool->dev->bdev, need, POOL_GRAIN, &p, err)
+                : ACL_ERROR_RT_MEMORY_ALLOCATION;
     if (brc) {
         free(b);
         dev_unreserve(pool->dev, need);
