@@ -51,6 +51,7 @@
 #include <linux/futex.h>
 
 #include "acl/acl.h"
+#include "acl/acl_rt_memory_soma.h"
 #include "bench_ref.h"
 
 extern char **environ;
@@ -1818,6 +1819,72 @@ static void m_reduce(void)
 }
 
 /* ======================================================================
+ * pool_alloc
+ * ====================================================================== */
+
+struct alloc_pair {
+    aclrtMemPool pool;
+    size_t size;
+};
+
+/* One stream-ordered allocation and free on g_stream: the free is queued
+ * on the stream, and the next allocation on that stream takes the block
+ * again without synchronising. */
+static void pool_pair_run(void *ctx)
+{
+    struct alloc_pair *a = ctx;
+    void *p;
+    ACL_CHECK(aclrtMemPoolMallocAsync(&p, a->size, a->pool, g_stream));
+    ACL_CHECK(aclrtMemPoolFreeAsync(p, g_stream));
+}
+
+static void malloc_pair_run(void *ctx)
+{
+    struct alloc_pair *a = ctx;
+    void *p;
+    ACL_CHECK(aclrtMalloc(&p, a->size, ACL_MEM_MALLOC_HUGE_FIRST));
+    ACL_CHECK(aclrtFree(p));
+}
+
+static void m_pool_alloc(void)
+{
+    static const size_t sizes[] = {4 * KiB, 2 * MiB, 32 * MiB};
+    if (!want_group("pool_alloc"))
+        return;
+    section("pool_alloc");
+    note("value: aclrtMemPoolMallocAsync + aclrtMemPoolFreeAsync of N bytes on one idle stream, no");
+    note("synchronisation in between (the pool hands the freed block out again)");
+    note("reference: aclrtMalloc + aclrtFree of N bytes; batches of >= %d ms interleaved, %d rounds",
+         g_opt.quick ? 2 : 5, g_opt.reps);
+    note("ratio = pool pair time / aclrtMalloc pair time (lower is better)");
+    aclrtMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    props.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    props.location.id = 0;
+    aclrtMemPool pool;
+    ACL_CHECK(aclrtMemPoolCreate(&pool, &props));
+    char name[80];
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        snprintf(name, sizeof name, "pool_alloc:bytes=%zu", sizes[i]);
+        if (!want(name))
+            continue;
+        struct alloc_pair ctx = {pool, sizes[i]};
+        struct side A = {.run = pool_pair_run, .ctx = &ctx};
+        struct side B = {.run = malloc_pair_run, .ctx = &ctx};
+        unsigned iters = calibrate(&A, g_opt.quick ? 2000000 : 5000000, 1000000);
+        samples_t a = {0}, b = {0};
+        interleave(&A, &B, iters, g_opt.reps, &a, &b);
+        double bm = s_median(&b);
+        emit(name, "ns", &a, bm, s_median(&a) / bm);
+        s_free(&a);
+        s_free(&b);
+        ACL_CHECK(aclrtSynchronizeStream(g_stream)); /* threshold 0: the cached block goes back */
+    }
+    ACL_CHECK(aclrtMemPoolDestroy(pool));
+}
+
+/* ======================================================================
  * main
  * ====================================================================== */
 
@@ -1883,6 +1950,7 @@ int main(int argc, char **argv)
     m_sample_process();
     m_idle_cpu();
     m_reduce();
+    m_pool_alloc();
 
     pool_destroy(g_refpool);
     ACL_CHECK(aclrtBinaryUnLoad(g_seed_bin));

@@ -59,6 +59,8 @@ struct oacl_mem_record {
        them. */
     uint8_t origin;              /* enum oacl_mem_origin */
     bool readonly;               /* copies and fills into it are refused */
+    void *pool_block;            /* device memory of a memory pool (mem_pool.c): its
+                                    block, which owns this record; NULL otherwise */
 };
 
 void oacl_registry_rdlock(void);

@@ -330,6 +330,18 @@ struct oacl_backend_ops {
     int (*event_create_shared)(struct oacl_bdev *dev, struct oacl_bevent **out, char *err);
     int (*event_share_fd)(struct oacl_bevent *e, int *fd, char *err);
     int (*event_import)(struct oacl_bdev *dev, int fd, struct oacl_bevent **out, char *err);
+    /* ---- stream-ordered memory (memory pools) ---- */
+    /* A bookkeeping point in q: once the work queued before it has
+       finished, reached(arg) is called on whichever thread advanced q; it
+       must be short, must not block and must not queue work. q's later
+       work is not held by it. If the point is dropped before q reaches it
+       (queue_discard), dropped(arg) is called instead. */
+    int (*queue_host_mark)(struct oacl_queue *q, void (*reached)(void *arg), void (*dropped)(void *arg), void *arg,
+                           char *err);
+    /* Gives device memory from dev_alloc back at once, without waiting for
+       the device's queues (unlike dev_free): the caller knows that no
+       queued work uses it any more (its stream-ordered free has run). */
+    void (*dev_release)(struct oacl_bdev *dev, void *ptr, size_t size);
 };
 
 /* Accesses of va_map / va_protect (the values of aclrtMemAccessFlags). */

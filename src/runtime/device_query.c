@@ -446,6 +446,7 @@ static aclError sync_device(int64_t timeout_ns, const char *fn)
     for (i = 0; i < n; i++)
         oacl_obj_put(&v[i]->obj);
     free(v);
+    oacl_mem_pool_on_sync(ctx->dev); /* pools' release threshold */
     oacl_obj_put(&ctx->obj);
     return rc;
 }

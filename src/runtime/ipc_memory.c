@@ -116,7 +116,16 @@ OACL_API aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, 
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%p is not device memory allocated by this process", devPtr);
     if (r.origin != OACL_MEM_ORIGIN_ALLOC)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%p is %s; only memory from aclrtMalloc can be exported",
-                         devPtr, r.origin == OACL_MEM_ORIGIN_IPC_IMPORT ? "imported IPC memory" : "a virtual-memory address");
+                         devPtr,
+                         r.origin == OACL_MEM_ORIGIN_IPC_IMPORT ? "imported IPC memory"
+                         : r.origin == OACL_MEM_ORIGIN_VMM_MAP  ? "a virtual-memory address"
+                                                                : "a device variable");
+    /* A pool hands its blocks out again after a free: an importer must
+       never see the exporter's later allocations. */
+    if (r.pool_block)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
+                         "%p is memory of a memory pool, which cannot be exported; export memory from aclrtMalloc",
+                         devPtr);
     if (r.base != (uintptr_t)devPtr)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
                          "%p points inside the allocation at %p; pass the address the allocation returned", devPtr,

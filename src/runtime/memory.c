@@ -222,6 +222,9 @@ OACL_API aclError aclrtFree(void *devPtr)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "%p is %s, not memory from aclrtMalloc; release it with %s",
                        devPtr, r->origin == OACL_MEM_ORIGIN_IPC_IMPORT ? "imported IPC memory" : "a virtual-memory mapping",
                        r->origin == OACL_MEM_ORIGIN_IPC_IMPORT ? "aclrtIpcMemClose" : "aclrtUnmapMem");
+    else if (r->pool_block) /* its pool owns the record and the memory */
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+                       "%p is memory of a memory pool; return it with aclrtMemPoolFreeAsync", devPtr);
     else if (r->base != p)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                        "%p points inside the allocation at %p; pass the address aclrtMalloc returned", devPtr,

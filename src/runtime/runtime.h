@@ -193,6 +193,12 @@ void oacl_stream_reap(struct oacl_context *ctx, bool wait);
 /* Waits for the stream and turns a task failure into the return code. */
 aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char *fn);
 
+/* ---- memory pools (mem_pool.c) --------------------------------------------------- */
+
+/* Applies the release threshold of dev's memory pools; called after every
+ * stream, event or device synchronisation (cheap when no pool exists). */
+void oacl_mem_pool_on_sync(struct oacl_device *dev);
+
 /* ---- kernels (kernel_binary.c, kernel_args.c) ----------------------------------- */
 
 struct oacl_binary;

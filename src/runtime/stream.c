@@ -215,6 +215,7 @@ aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char 
 {
     char err[OACL_BACKEND_ERRLEN] = "";
     int rc = oacl_backend()->queue_sync(s->queue, timeout_ns, err);
+    oacl_mem_pool_on_sync(s->ctx->dev); /* pools' release threshold */
     if (rc) {
         oacl_device_note_fault(s->ctx->dev, rc); /* for aclrtGetErrorVerbose */
         return oacl_fail(rc, fn, "%s", err);
