@@ -24,7 +24,13 @@ enum oacl_mem_kind {
     OACL_MEM_DEVICE_ALIAS = 2,  /* device address of a mapped host range */
     OACL_MEM_HOST_REGISTERED = 3,
     OACL_MEM_DEVICE = 4,        /* aclrtMalloc and friends */
+    OACL_MEM_MANAGED = 5,       /* aclrtMemAllocManaged: one address for host and every device */
 };
+
+/* flags of OACL_MEM_HOST_PINNED records: mapped for a device later, the
+   range's device address is its host address (aclrtMallocHostWithCfg with
+   ACL_RT_MEM_ATTR_VA_FLAG). */
+#define OACL_REC_VA_IDENTITY 0x1u
 
 /* One range. The registry stores pointers to records that their creator
  * allocates and frees (after removing them). */
@@ -40,6 +46,7 @@ struct oacl_mem_record {
     void *dev_ptr;               /* registrations: device address (mapped only) */
     int map_kind;                /* registrations: enum oacl_map_kind */
     bool map_relock;             /* registrations: pages were locked by the program */
+    uint16_t module_id;          /* allocations: owner (ACL_RT_MEM_ATTR_MODULE_ID; 0 = not tagged) */
 };
 
 void oacl_registry_rdlock(void);

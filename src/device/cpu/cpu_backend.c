@@ -114,6 +114,17 @@ static void cpu_dev_free(struct oacl_bdev *dev, void *ptr, size_t size)
     oacl_cpu_dev_release(dev, ptr, size);
 }
 
+/* Managed memory is reachable from every device: all queues get past the
+ * free first. */
+static void cpu_managed_free(void *ptr, size_t size)
+{
+    pthread_mutex_lock(&g_queues_lock);
+    for (struct queue_link *l = g_queues; l; l = l->next)
+        oacl_exec_wait(&l->q, oacl_exec_submitted(&l->q), -1);
+    pthread_mutex_unlock(&g_queues_lock);
+    oacl_cpu_managed_release(ptr, size);
+}
+
 static void cpu_copy(void *dst, const void *src, size_t n) { memmove(dst, src, n); }
 
 /* ---- copies and fills in stream order ---- */
@@ -346,4 +357,9 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .notify_wait = oacl_cpu_notify_wait,
     .queue_value_write = oacl_cpu_value_write,
     .queue_value_wait = oacl_cpu_value_wait,
+    /* memory extras */
+    .managed_alloc = oacl_cpu_managed_alloc,
+    .managed_free = cpu_managed_free,
+    .queue_prefetch = oacl_cpu_queue_prefetch,
+    .queue_cmo = oacl_cpu_queue_cmo,
 };
