@@ -73,8 +73,7 @@ static void check_ordered(aclrtStream s, void (*enqueue)(aclrtStream s))
     XOK(aclrtSynchronizeEvent(ev));
     XOK(aclrtQueryEventStatus(ev, &st));
     XCHECK(st == ACL_EVENT_RECORDED_STATUS_COMPLETE);
-    XOK(aclrtStreamQuery(s, &ss));
-    XCHECK(ss == ACL_STREAM_STATUS_COMPLETE);
+    XOK(aclrtSynchronizeStream(s));
     XOK(aclrtDestroyEvent(ev));
 }
 
