@@ -2,7 +2,10 @@
  * Memory: pinned host memory (aclrtMallocHost / aclrtFreeHost), device
  * memory (aclrtMalloc / aclrtFree / aclrtGetMemInfo) and copies
  * (aclrtMemcpy). Every allocation is recorded in the address registry,
- * which is what later calls check pointers against.
+ * which is what later calls check pointers against. The allocation paths
+ * are shared with the configured allocators (memory_config.c); aclrtFree
+ * also releases managed memory (managed_memory.c), which copies and fills
+ * accept on either side.
  */
 #include <stdio.h>
 #include <stdlib.h>
