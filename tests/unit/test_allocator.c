@@ -229,7 +229,14 @@ static void test_descriptor_bad(void **state)
     /* A destroyed descriptor is recognised (no registry of CANN's: oacl). */
     ACL_OK(aclrtAllocatorDestroyDesc(d));
     ACL_ERR(aclrtAllocatorDestroyDesc(d), ACL_ERROR_INVALID_PARAM, "not a live allocator descriptor");
+    ACL_ERR(aclrtAllocatorSetObjToDesc(d, &g_obj2), ACL_ERROR_INVALID_PARAM, "not a live allocator descriptor");
+    ACL_ERR(aclrtAllocatorSetAllocFuncToDesc(d, cb_alloc2), ACL_ERROR_INVALID_PARAM,
+            "not a live allocator descriptor");
     ACL_ERR(aclrtAllocatorSetFreeFuncToDesc(d, cb_free), ACL_ERROR_INVALID_PARAM, "not a live allocator descriptor");
+    ACL_ERR(aclrtAllocatorSetAllocAdviseFuncToDesc(d, cb_advise), ACL_ERROR_INVALID_PARAM,
+            "not a live allocator descriptor");
+    ACL_ERR(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, cb_get_addr), ACL_ERROR_INVALID_PARAM,
+            "not a live allocator descriptor");
     ACL_ERR(aclrtAllocatorRegister(s, d), ACL_ERROR_INVALID_PARAM, "not a live allocator descriptor");
     get(s, &v); /* the registration is untouched */
     assert_ptr_equal(v.desc, d);
