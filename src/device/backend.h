@@ -342,6 +342,24 @@ struct oacl_backend_ops {
        the device's queues (unlike dev_free): the caller knows that no
        queued work uses it any more (its stream-ordered free has run). */
     void (*dev_release)(struct oacl_bdev *dev, void *ptr, size_t size);
+    /* ---- memory extras ---- */
+    /* Managed (unified) memory: size bytes (a multiple of 2 MiB), 2 MiB
+       aligned, at one address valid for the host and for every device,
+       reading as zero. managed_free first waits for the work already
+       queued on every device (it may still use the memory). */
+    int (*managed_alloc)(size_t size, void **out, char *err);
+    void (*managed_free)(void *ptr, size_t size);
+    /* Moves the managed ranges [ptrs[i], +sizes[i]) towards targets[i] (a
+       device index, or -1 for the host) in q's order. A backend whose
+       managed memory is a single copy only keeps the place in the order.
+       The arrays are read during the call only. */
+    int (*queue_prefetch)(struct oacl_queue *q, const void *const *ptrs, const size_t *sizes, const int32_t *targets,
+                          size_t count, char *err);
+    /* Cache maintenance `op` (aclrtCmoType) of [ptr, ptr+size) in q's
+       order, or, with desc non-NULL, of the range that the descriptor in
+       device memory names when the task runs. A cache-coherent device only
+       keeps the place in the order. */
+    int (*queue_cmo)(struct oacl_queue *q, const void *ptr, size_t size, const void *desc, int op, char *err);
 };
 
 /* Accesses of va_map / va_protect (the values of aclrtMemAccessFlags). */

@@ -453,6 +453,8 @@ static aclError sync_device(int64_t timeout_ns, const char *fn)
 
 OACL_API aclError aclrtSynchronizeDevice(void) { return sync_device(-1, __func__); }
 
+aclError oacl_device_sync(int64_t timeout_ns, const char *fn) { return sync_device(timeout_ns, fn); }
+
 OACL_API aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
 {
     if (timeout == 0 || timeout < -1)

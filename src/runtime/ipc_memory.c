@@ -223,7 +223,7 @@ OACL_API aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPi
     for (size_t i = 0; i < num; i++)
         if (!serverPids[i].pid)
             return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "serverPids[%zu].pid is NULL", i);
-    if (oacl_soc_family() != OACL_FAM_A3)
+    if (oacl_ipc_family() != OACL_FAM_A3)
         return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn,
                          "%s is not supported on %s: cross-server whitelists need an Atlas A3 SuperPOD; this "
                          "simulated %s is a single host",
@@ -451,7 +451,7 @@ OACL_API aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, 
     aclError rc = oacl_ctx_require(fn);
     if (rc)
         return rc;
-    if (oacl_soc_family() != OACL_FAM_A3)
+    if (oacl_ipc_family() != OACL_FAM_A3)
         return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn, "%s is not supported on %s", fn, oacl_soc_name());
     if (attr >= ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH)
         return oacl_fail(ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED, fn,

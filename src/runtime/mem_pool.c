@@ -112,6 +112,8 @@ static bool dev_reserve(struct oacl_device *dev, size_t len)
     if (ok)
         dev->mem_used += len;
     pthread_mutex_unlock(&dev->mem_lock);
+    if (ok) /* memory reserved by pools is the application's (aclrtGetMemUsageInfo) */
+        oacl_mem_usage_add(dev->id, OACL_MODULE_APP, len);
     return ok;
 }
 
@@ -120,6 +122,7 @@ static void dev_unreserve(struct oacl_device *dev, size_t len)
     pthread_mutex_lock(&dev->mem_lock);
     dev->mem_used -= len;
     pthread_mutex_unlock(&dev->mem_lock);
+    oacl_mem_usage_sub(dev->id, OACL_MODULE_APP, len);
 }
 
 static void list_unlink(struct mem_pool *pool, struct pool_block *b)

@@ -152,6 +152,7 @@ struct oacl_stream {
     struct subscriber *report_sub;
     struct subscriber *hostfunc_sub;
     struct oacl_host_thread *host_thread;
+    void *handle;                       /* its handle value (obj.handle is cleared on retire) */
 };
 
 /* Stops the stream's host thread and drops its subscriptions (the stream's
@@ -281,5 +282,59 @@ void oacl_symbols_drop_owner(const void *owner);
 /* Device of the calling thread's current context, -1 if it has none (no
  * implicit device, no error recorded). */
 int32_t oacl_ctx_device_quiet(void);
+/* ---- memory extras (memory_config.c, memory_query.c, managed_memory.c,
+ *      allocator.c, soc_family.c; shared helpers of memory.c) ------------- */
+
+/* Profile families of the availability tables (spec memory-extras §1.1). */
+enum oacl_soc_family {
+    OACL_SOC_FAMILY_NONE = 0, /* OACL_SOC names no profile */
+    OACL_SOC_FAMILY_A2,       /* Ascend910B* (2201) */
+    OACL_SOC_FAMILY_A3,       /* Ascend910_93* (2201) */
+    OACL_SOC_FAMILY_950,      /* Ascend950*, and the other 3510 profiles */
+    OACL_SOC_FAMILY_310P,     /* Ascend310P* (2002) */
+    OACL_SOC_FAMILY_310B,     /* Ascend310B* (3002) */
+    OACL_SOC_FAMILY_910,      /* Ascend910, 910A, 910Pro*, 910PremiumA (1001) */
+};
+#define OACL_SOC_MASK(f) (1u << (f))
+enum oacl_soc_family oacl_soc_family(void);
+/* ACL_SUCCESS when the current profile is in `families` (OACL_SOC_MASK
+ * bits); else 207000 with "<fn> is not supported on <SoC>" (or the
+ * OACL_SOC error when no profile is configured). */
+aclError oacl_soc_require(uint32_t families, const char *fn);
+
+/* True when addr lies in an address range reserved with the virtual-memory
+ * functions (vmm.c; takes the VMM lock, so never call it holding the
+ * registry lock). */
+bool oacl_vmm_reserved(uintptr_t addr);
+
+/* Module ids of allocations (CANN's log module ids). */
+#define OACL_MODULE_RUNTIME 7u
+#define OACL_MODULE_APP 33u
+
+/* Device memory (memory.c): the aclrtMalloc path with the padding choice
+ * (round to 32, plus 32 bytes when pad) and the owner's module id. */
+aclError oacl_device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy, bool pad, uint16_t module_id,
+                            const char *fn);
+/* aclrtFree (device and managed memory) and aclrtFreeHost, naming fn. */
+aclError oacl_device_free(void *devPtr, const char *fn);
+aclError oacl_host_free(void *hostPtr, const char *fn);
+/* Pinned host memory; va_identity: mapped later, its device address is the
+ * host address itself. */
+aclError oacl_host_malloc(void **hostPtr, size_t size, bool va_identity, uint16_t module_id, const char *fn);
+
+/* Device memory usage per component (memory_query.c): bytes held now and
+ * the peak, per device; module RUNTIME counts as "RUNTIME", others "APP". */
+void oacl_mem_usage_add(int32_t device, uint16_t module_id, uint64_t bytes);
+void oacl_mem_usage_sub(int32_t device, uint16_t module_id, uint64_t bytes);
+
+/* Waits for every stream of the current context (device_query.c);
+ * timeout_ns < 0: no limit. The first task failure is the result. */
+aclError oacl_device_sync(int64_t timeout_ns, const char *fn);
+
+/* Frees managed memory at ptr (managed_memory.c), for aclrtFree. */
+aclError oacl_managed_free(void *ptr, const char *fn);
+
+/* Drops the allocator registration of a stream being destroyed (allocator.c). */
+void oacl_allocator_forget_stream(const void *stream_handle);
 
 #endif /* OACL_RUNTIME_RUNTIME_H */

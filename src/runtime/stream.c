@@ -63,6 +63,7 @@ aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t 
         __atomic_sub_fetch(&dev->streams, 1, __ATOMIC_RELAXED);
         return oacl_fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, fn, "handle table exhausted");
     }
+    s->handle = handle;
     if (!is_default) {
         pthread_mutex_lock(&ctx->lock);
         bool dead = __atomic_load_n(&ctx->dead, __ATOMIC_ACQUIRE);
@@ -155,6 +156,7 @@ bool oacl_stream_teardown(struct oacl_stream *s)
        launches on the handle fail from here on. */
     if (!oacl_obj_retire(&s->obj))
         return false;
+    oacl_allocator_forget_stream(s->handle);
     if (!s->is_default) {
         struct oacl_context *ctx = s->ctx;
         pthread_mutex_lock(&ctx->lock);
@@ -172,6 +174,7 @@ bool oacl_stream_release_async(struct oacl_stream *s)
 {
     if (!oacl_obj_retire(&s->obj))
         return false;
+    oacl_allocator_forget_stream(s->handle);
     /* As on a device, the tasks already submitted run on: the draining
        list keeps the stream (queue, host thread) until they are done, and
        frees of memory they use, resets, finalize and exit wait for them. */

@@ -126,6 +126,17 @@ static void cpu_copy(void *dst, const void *src, size_t n)
     memmove(dst, src, n);
     oacl_cpu_gate_leave();
 }
+/* Managed memory is reachable from every device: all queues get past the
+ * free first. */
+static void cpu_managed_free(void *ptr, size_t size)
+{
+    pthread_mutex_lock(&g_queues_lock);
+    for (struct queue_link *l = g_queues; l; l = l->next)
+        oacl_exec_wait(&l->q, oacl_exec_submitted(&l->q), -1);
+    pthread_mutex_unlock(&g_queues_lock);
+    oacl_cpu_managed_release(ptr, size);
+}
+
 
 /* ---- copies and fills in stream order ---- */
 
@@ -431,4 +442,9 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .event_import = oacl_cpu_event_import,
     .queue_host_mark = cpu_queue_host_mark,
     .dev_release = oacl_cpu_dev_release,
+    /* memory extras */
+    .managed_alloc = oacl_cpu_managed_alloc,
+    .managed_free = cpu_managed_free,
+    .queue_prefetch = oacl_cpu_queue_prefetch,
+    .queue_cmo = oacl_cpu_queue_cmo,
 };

@@ -183,6 +183,15 @@ int oacl_cpu_dev_alloc(struct oacl_bdev *dev, size_t size, size_t align, void **
 /* Returns an extent at once; the caller made sure no queued work uses it. */
 void oacl_cpu_dev_release(struct oacl_bdev *dev, void *ptr, size_t size);
 
+/* ---- managed memory (managed_mem.c) and memory hints (mem_hints.c) ---- */
+
+int oacl_cpu_managed_alloc(size_t size, void **out, char *err);
+/* Returns an extent at once; the caller made sure no queued work uses it. */
+void oacl_cpu_managed_release(void *ptr, size_t size);
+int oacl_cpu_queue_prefetch(struct oacl_queue *q, const void *const *ptrs, const size_t *sizes,
+                            const int32_t *targets, size_t count, char *err);
+int oacl_cpu_queue_cmo(struct oacl_queue *q, const void *ptr, size_t size, const void *desc, int op, char *err);
+
 /* ---- events (event.c) ---- */
 
 int oacl_cpu_event_create(struct oacl_bdev *dev, struct oacl_bevent **out, char *err);
