@@ -346,4 +346,11 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .notify_wait = oacl_cpu_notify_wait,
     .queue_value_write = oacl_cpu_value_write,
     .queue_value_wait = oacl_cpu_value_wait,
+    /* memory extras (copy_ops.c) */
+    .copy_2d = oacl_cpu_copy_2d,
+    .queue_copy_2d = oacl_cpu_queue_copy_2d,
+    .queue_copy_batch = oacl_cpu_queue_copy_batch,
+    .queue_copy_indirect = oacl_cpu_queue_copy_indirect,
+    .fill32 = oacl_cpu_fill32,
+    .queue_fill32 = oacl_cpu_queue_fill32,
 };
