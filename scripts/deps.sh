@@ -18,5 +18,5 @@ oacl_need_packages() {
   fi
 }
 
-# Packages every build needs.
-OACL_BUILD_PACKAGES=(cmake make gcc g++ libc6-dev)
+# Packages every build needs (libcjson-dev: aclInit's JSON configuration).
+OACL_BUILD_PACKAGES=(cmake make gcc g++ libc6-dev libcjson-dev)

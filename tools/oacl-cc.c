@@ -16,9 +16,11 @@
  *   3. compile a table TU defining the descriptor, link everything with
  *      -lacl_rt and move the result into place atomically.
  * Before any of this, every source whose text holds `kernel<<<...>>>(...)`
- * launches or asm("trap") is rewritten into a temporary copy (tools/
- * oacl_rewrite.c) that starts with `#line 1 "<source>"`; the source's own
- * directory stays on the quote-include path.
+ * launches, asm("trap") or namespace-scope `__gm__` variable definitions
+ * (which get a load-time registration, docs/kernel-abi.md) is rewritten
+ * into a temporary copy (tools/oacl_rewrite.c) that starts with
+ * `#line 1 "<source>"`; the source's own directory stays on the
+ * quote-include path.
  *
  * Other outputs (--emit): `object` compiles the (rewritten) sources into one
  * relocatable object holding kernels and their host launch wrappers, for
@@ -342,6 +344,7 @@ struct oacl_source {
     char *path;        /* what is compiled: abs, or the rewritten copy */
     enum oacl_lang lang;
     unsigned launches, traps; /* rewritten <<<>>> launches and asm("trap") */
+    unsigned gm_vars;         /* __gm__ variables given a registration */
     /* Names declared with C linkage in this (C++) source, from the scan. */
     struct oacl_cname *cnames;
     size_t ncnames, cnames_cap;
@@ -712,7 +715,7 @@ static void oacl_tmp_path(char *dst, size_t cap, long idx, const char *suffix)
     memcpy(dst + d + 1 + n, suffix, s + 1);
 }
 
-static const char *const g_tmp_suffixes[] = {".i", ".c", ".cpp", ".o", ".rw.c", ".rw.cpp", ".d"};
+static const char *const g_tmp_suffixes[] = {".i", ".c", ".cpp", ".o", ".rw.c", ".rw.cpp", ".d", ".h"};
 
 /* Async-signal-safe: only unlink/rmdir on names computed in place. */
 static void oacl_remove_temps(void)
@@ -1091,6 +1094,11 @@ struct oacl_kernel {
 
 static struct oacl_kernel *g_kernels;
 static size_t g_nkernels;
+
+/* The token a probe header leaves in the scan output when the C++ compiler
+ * is GCC (see oacl_write_gnu_probe). */
+#define OACL_GNU_PROBE "__oacl_gnu_unique_compiler__"
+static bool g_gnu_unique;
 
 enum oacl_scope_kind { SC_NS, SC_LINK_C, SC_LINK_CXX, SC_CLASS, SC_BODY };
 
@@ -1624,6 +1632,8 @@ static void oacl_scan_source(size_t idx, const char *ipath)
         if (t->kind == TK_IDENT) {
             if (oacl_tok_is(t, "__oacl_kernel_entry__"))
                 oacl_on_marker(&sc, i);
+            else if (oacl_tok_is(t, OACL_GNU_PROBE))
+                g_gnu_unique = true;
         } else if (oacl_tok_p(t, '{')) {
             if (!sc.opaque)
                 oacl_note_decl(&sc, sc.decl_start, i);
@@ -1840,10 +1850,14 @@ static void oacl_rewrite_prelude(struct oacl_buf *b, const struct oacl_source *s
     }
     if (cxx && s->launches)
         oacl_buf_puts(b, "#include <oacl/kernel_entry.hpp>\n");
-    else if (cxx && s->traps)
+    else if (cxx && (s->traps || s->gm_vars))
         oacl_buf_puts(b, "#include <oacl/kernel_abi.h>\n");
-    else if (s->traps) /* no headers in front of a C source: feature macros it defines must still work */
+    if (!cxx && s->traps) /* no headers in front of a C source: feature macros it defines must still work */
         oacl_buf_puts(b, "extern void oacl_kernel_trap(void) __attribute__((__noreturn__));\n");
+    if (!cxx && s->gm_vars) /* own names for the hooks: no clash with a later oacl/kernel_abi.h (-Wredundant-decls) */
+        oacl_buf_puts(b, "extern void oacl__gm_register(const void *, void *, __SIZE_TYPE__, const char *) "
+                         "__asm__(\"oacl_register_device_var\");\n"
+                         "extern void oacl__gm_unregister(const void *) __asm__(\"oacl_unregister_device_var\");\n");
     oacl_buf_puts(b, "#line 1 ");
     oacl_put_cstr(b, s->abs);
     oacl_buf_puts(b, "\n");
@@ -1871,8 +1885,9 @@ static bool oacl_rewrite_all(void)
         }
         s->launches = r.launches;
         s->traps = r.traps;
+        s->gm_vars = r.gm_vars;
         bool emit_source = g_opt.emit == OACL_EMIT_SOURCE;
-        if (emit_source || r.launches || r.traps) {
+        if (emit_source || r.launches || r.traps || r.gm_vars) {
             struct oacl_buf b = {0};
             oacl_rewrite_prelude(&b, s, emit_source);
             oacl_buf_putn(&b, r.text, r.len);
@@ -1891,6 +1906,9 @@ static bool oacl_rewrite_all(void)
         if (g_opt.verbose && (r.launches || r.traps))
             fprintf(stderr, "oacl-cc: %s: %u launch%s and %u trap%s rewritten\n", s->arg, r.launches,
                     r.launches == 1 ? "" : "es", r.traps, r.traps == 1 ? "" : "s");
+        if (g_opt.verbose && r.gm_vars)
+            fprintf(stderr, "oacl-cc: %s: %u __gm__ variable%s registered\n", s->arg, r.gm_vars,
+                    r.gm_vars == 1 ? "" : "s");
     }
     return g_errors == 0;
 }
@@ -1932,8 +1950,27 @@ static void oacl_common_flags(struct oacl_argv *a, enum oacl_lang lang, const ch
 
 static const char *oacl_compiler(enum oacl_lang lang) { return lang == OACL_LANG_CXX ? g_opt.cxx : g_opt.cc; }
 
+/*
+ * GCC gives C++ objects with vague linkage (static locals of inline
+ * functions, inline and template static variables) STB_GNU_UNIQUE binding:
+ * the dynamic loader binds them once per process, so every loaded
+ * instance of a binary would share them (and the binary could never be
+ * unloaded). A binary's globals must be per instance (one copy per
+ * device), so C++ sources of a binary are compiled with -fno-gnu-unique
+ * when the compiler is GCC — which a probe, preprocessed along with the
+ * scan of each C++ source, tells.
+ */
+
+static void oacl_write_gnu_probe(const char *path)
+{
+    oacl_write_file(path, "#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_LLVM_COMPILER)\n"
+                          OACL_GNU_PROBE ";\n#endif\n");
+}
+
 static bool oacl_scan_all(void)
 {
+    char *probe = oacl_tmp(-1, ".h");
+    oacl_write_gnu_probe(probe);
     for (size_t i = 0; i < g_opt.nsrcs; i++) {
         const struct oacl_source *s = &g_opt.srcs[i];
         char *ipath = oacl_tmp((long)i, ".i");
@@ -1941,6 +1978,10 @@ static bool oacl_scan_all(void)
         oacl_argv_push(&cmd, oacl_compiler(s->lang));
         oacl_argv_push(&cmd, "-E");
         oacl_argv_push(&cmd, "-DOACL_KERNEL_SCAN=1");
+        if (s->lang == OACL_LANG_CXX) {
+            oacl_argv_push(&cmd, "-include");
+            oacl_argv_push(&cmd, probe);
+        }
         oacl_common_flags(&cmd, s->lang, s->dir);
         oacl_argv_push(&cmd, "-x");
         oacl_argv_push(&cmd, s->lang == OACL_LANG_CXX ? "c++" : "c");
@@ -1956,6 +1997,7 @@ static bool oacl_scan_all(void)
         oacl_scan_source(i, ipath);
         oacl_xfree(ipath);
     }
+    oacl_xfree(probe);
     oacl_check_kernels();
     if (g_nkernels == 0 && !g_errors)
         oacl_error("no __global__ kernel found in the given source%s", g_opt.nsrcs > 1 ? "s" : "");
@@ -1982,6 +2024,8 @@ static bool oacl_compile(const char *compiler, enum oacl_lang lang, const char *
         oacl_argv_push(&cmd, d);
         oacl_xfree(d);
     }
+    if (lang == OACL_LANG_CXX && g_gnu_unique && g_opt.emit == OACL_EMIT_BINARY)
+        oacl_argv_push(&cmd, "-fno-gnu-unique"); /* globals per instance (see oacl_write_gnu_probe) */
     oacl_argv_push(&cmd, "-x");
     oacl_argv_push(&cmd, lang == OACL_LANG_CXX ? "c++" : "c");
     oacl_argv_push(&cmd, in);

@@ -22,6 +22,13 @@ struct rw {
     size_t copied; /* s[0..copied) is already in out */
     size_t start;  /* first byte of the text proper (after a byte-order mark) */
     struct oacl_rw_result *res;
+    /* Text inserted after a source position (registrations of __gm__
+       variables), sorted by position; emitted as the copy passes them. */
+    struct insert {
+        size_t pos;
+        char *text;
+    } *ins;
+    size_t nins, ins_cap, next_ins;
 };
 
 static void put(struct rw *w, const char *p, size_t k)
@@ -47,9 +54,18 @@ static void put(struct rw *w, const char *p, size_t k)
 
 static void puts_(struct rw *w, const char *p) { put(w, p, strlen(p)); }
 
-/* Copies the source up to `to` (exclusive) into the output. */
+/* Copies the source up to `to` (exclusive) into the output, with the
+ * insertions at positions up to `to`. */
 static void flush(struct rw *w, size_t to)
 {
+    while (w->next_ins < w->nins && w->ins[w->next_ins].pos <= to) {
+        const struct insert *in = &w->ins[w->next_ins++];
+        if (in->pos > w->copied) {
+            put(w, w->s + w->copied, in->pos - w->copied);
+            w->copied = in->pos;
+        }
+        puts_(w, in->text);
+    }
     if (to > w->copied) {
         put(w, w->s + w->copied, to - w->copied);
         w->copied = to;
@@ -404,6 +420,465 @@ static size_t do_asm(struct rw *w, size_t i, size_t j)
     return q;
 }
 
+/* ---- registrations of __gm__ variables -------------------------------------------- */
+
+/*
+ * A second, token-level look at the text: namespace-scope declarations
+ * (outside function bodies and classes; namespaces and extern "C" blocks
+ * are transparent) whose specifiers contain __gm__ at the top level are
+ * definitions of device variables. Directives are skipped whole: a
+ * __gm__ inside a macro definition is not a definition.
+ */
+
+enum gtok_kind { GT_IDENT, GT_STR, GT_NUM, GT_PUNCT };
+
+struct gtok {
+    size_t pos, len;
+    enum gtok_kind kind;
+};
+
+struct gscan {
+    struct rw *w;
+    struct gtok *t; /* tokens of the current namespace-scope declaration */
+    size_t n, cap;
+    bool *scope;    /* per open '{': true = namespace or linkage block */
+    size_t depth, scope_cap;
+    size_t opaque;  /* bodies and classes open */
+    int paren;      /* ( and [ open inside the declaration */
+    int brace;      /* { open inside the declaration (initializers, class bodies) */
+    unsigned counter;
+};
+
+static bool gt_is(const struct gscan *g, const struct gtok *t, const char *lit)
+{
+    size_t k = strlen(lit);
+    return t->len == k && memcmp(g->w->s + t->pos, lit, k) == 0;
+}
+
+static bool gt_p(const struct gscan *g, const struct gtok *t, char c)
+{
+    return t->kind == GT_PUNCT && t->len == 1 && g->w->s[t->pos] == c;
+}
+
+static bool gt_in(const struct gscan *g, const struct gtok *t, const char *const *set, size_t n)
+{
+    if (t->kind != GT_IDENT)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (gt_is(g, t, set[i]))
+            return true;
+    return false;
+}
+#define GT_IN(g, t, set) gt_in((g), (t), (set), sizeof(set) / sizeof((set)[0]))
+
+static const char *const g_attr_kw[] = {"__attribute__", "__attribute", "__declspec", "alignas", "_Alignas",
+                                        "decltype", "__typeof__", "__typeof", "typeof", "__asm__", "__asm", "asm",
+                                        "_Atomic"};
+static const char *const g_quals[] = {"const", "volatile", "restrict", "__restrict", "__restrict__", "static",
+                                      "extern", "inline", "__inline", "__inline__", "constexpr", "constinit",
+                                      "mutable", "register", "__extension__", "__gm__", "__ubuf__", "__cbuf__",
+                                      "__ca__", "__cb__", "__cc__", "__fbuf__", "__ssbuf__", "__aicore__",
+                                      "__global__", "__host__", "__vector__", "__cube__"};
+static const char *const g_types[] = {"int", "char", "short", "long", "float", "double", "void", "bool", "_Bool",
+                                      "signed", "unsigned", "auto", "__int128", "_Float16", "wchar_t", "char8_t",
+                                      "char16_t", "char32_t"};
+static const char *const g_tags[] = {"struct", "class", "union", "enum"};
+static const char *const g_not_vars[] = {"typedef", "template", "using", "friend", "thread_local", "_Thread_local",
+                                         "__thread", "static_assert", "_Static_assert", "operator", "namespace",
+                                         "return", "goto", "case", "default", "concept", "requires"};
+
+/* Index after the group opening at i ((, [ or {) among t[0..n). */
+static size_t gt_skip_group(const struct gscan *g, size_t i, size_t n)
+{
+    int depth = 0;
+    for (; i < n; i++) {
+        const struct gtok *t = &g->t[i];
+        if (gt_p(g, t, '(') || gt_p(g, t, '[') || gt_p(g, t, '{'))
+            depth++;
+        else if ((gt_p(g, t, ')') || gt_p(g, t, ']') || gt_p(g, t, '}')) && --depth == 0)
+            return i + 1;
+    }
+    return n;
+}
+
+/* An attribute-like group at i (__attribute__((..)), alignas(..), [[..]]):
+ * the index after it, else i. */
+static size_t gt_skip_attr(const struct gscan *g, size_t i, size_t n)
+{
+    if (i + 1 < n && GT_IN(g, &g->t[i], g_attr_kw) && gt_p(g, &g->t[i + 1], '('))
+        return gt_skip_group(g, i + 1, n);
+    if (i + 1 < n && gt_p(g, &g->t[i], '[') && gt_p(g, &g->t[i + 1], '['))
+        return gt_skip_group(g, i, n);
+    return i;
+}
+
+/* What the declaration so far opens with '{': a namespace or linkage block
+ * (1), part of the declaration — an initializer, a class body (2), or a
+ * function body (0). */
+static int gt_brace_kind(const struct gscan *g)
+{
+    size_t n = g->n, i = 0;
+    while (i < n) {
+        size_t j = gt_skip_attr(g, i, n);
+        if (j == i && !gt_is(g, &g->t[i], "inline"))
+            break;
+        i = j == i ? i + 1 : j;
+    }
+    if (i < n && gt_is(g, &g->t[i], "namespace"))
+        return 1;
+    if (n == 2 && gt_is(g, &g->t[0], "extern") && g->t[1].kind == GT_STR)
+        return 1;
+    if (n == 0)
+        return 0;
+    bool paren = false;
+    for (i = 0; i < n;) {
+        size_t j = gt_skip_attr(g, i, n);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        const struct gtok *t = &g->t[i];
+        if (gt_p(g, t, '='))
+            return 2;
+        if (gt_p(g, t, '('))
+            paren = true;
+        i = (gt_p(g, t, '(') || gt_p(g, t, '[') || gt_p(g, t, '{')) ? gt_skip_group(g, i, n) : i + 1;
+    }
+    /* A class head or T v{...} (no parameter list): the brace belongs to
+       the declaration. */
+    return paren ? 0 : 2;
+}
+
+static char *alloc_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *alloc_printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (s) {
+        va_start(ap, fmt);
+        vsnprintf(s, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
+static void add_insert(struct rw *w, size_t pos, char *text)
+{
+    if (!text) {
+        w->oom = true;
+        return;
+    }
+    if (w->nins == w->ins_cap) {
+        size_t cap = w->ins_cap ? w->ins_cap * 2 : 16;
+        struct insert *n = realloc(w->ins, cap * sizeof(*n));
+        if (!n) {
+            free(text);
+            w->oom = true;
+            return;
+        }
+        w->ins = n;
+        w->ins_cap = cap;
+    }
+    w->ins[w->nins++] = (struct insert){pos, text};
+}
+
+/* The registration of variable t, after the ';' ending at pos. */
+static void gt_register(struct gscan *g, const struct gtok *t, size_t pos)
+{
+    struct rw *w = g->w;
+    int len = (int)t->len;
+    const char *nm = w->s + t->pos;
+    unsigned k = g->counter++;
+    char *text;
+    if (w->cxx)
+        text = alloc_printf(
+                     " static void __attribute__((constructor)) oacl__gm_reg_%u() { ::oacl_register_device_var("
+                     "reinterpret_cast<const void *>(reinterpret_cast<__UINTPTR_TYPE__>(__builtin_addressof(%.*s))), "
+                     "reinterpret_cast<void *>(reinterpret_cast<__UINTPTR_TYPE__>(__builtin_addressof(%.*s))), "
+                     "sizeof(%.*s), \"%.*s\"); } static void __attribute__((destructor)) oacl__gm_unreg_%u() { "
+                     "::oacl_unregister_device_var(reinterpret_cast<const void *>(reinterpret_cast<__UINTPTR_TYPE__>("
+                     "__builtin_addressof(%.*s)))); }",
+                     k, len, nm, len, nm, len, nm, len, nm, k, len, nm);
+    else
+        text = alloc_printf(
+                     " static void __attribute__((constructor)) oacl__gm_reg_%u(void) { oacl__gm_register("
+                     "(const void *)(__UINTPTR_TYPE__)&%.*s, (void *)(__UINTPTR_TYPE__)&%.*s, sizeof(%.*s), "
+                     "\"%.*s\"); } static void __attribute__((destructor)) oacl__gm_unreg_%u(void) { "
+                     "oacl__gm_unregister((const void *)(__UINTPTR_TYPE__)&%.*s); }",
+                     k, len, nm, len, nm, len, nm, len, nm, k, len, nm);
+    add_insert(w, pos, text);
+    w->res->gm_vars++;
+}
+
+/* One declarator part [a, b) of the declaration: its variable's name, or
+ * NULL when it declares something else (a function, a reference, ...).
+ * `first`: the part that carries the specifiers. */
+static const struct gtok *gt_declarator(const struct gscan *g, size_t a, size_t b, bool first, bool is_extern)
+{
+    const struct gtok *name = NULL;
+    bool type_seen = false, init = false, qualified = false;
+    for (size_t i = a; i < b;) {
+        size_t j = gt_skip_attr(g, i, b);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        const struct gtok *t = &g->t[i];
+        if (gt_p(g, t, '=')) {
+            init = true;
+            break;
+        }
+        if (gt_p(g, t, '(') || gt_p(g, t, '&') || gt_is(g, t, "&&"))
+            return NULL; /* function, parenthesised declarator, reference */
+        if (gt_p(g, t, '['))
+            break; /* array bounds follow the name */
+        if (gt_p(g, t, '{')) {
+            bool body = i > a && (GT_IN(g, &g->t[i - 1], g_tags) ||
+                                  (i > a + 1 && GT_IN(g, &g->t[i - 2], g_tags) && g->t[i - 1].kind == GT_IDENT));
+            if (!body) {
+                init = true; /* T v{...} */
+                break;
+            }
+            name = NULL;
+            type_seen = true;
+            i = gt_skip_group(g, i, b);
+            continue;
+        }
+        if (gt_p(g, t, '<')) { /* template arguments of the type */
+            int depth = 0;
+            for (; i < b; i++) {
+                if (gt_p(g, &g->t[i], '<'))
+                    depth++;
+                else if (gt_p(g, &g->t[i], '>') && --depth == 0)
+                    break;
+                else if (gt_p(g, &g->t[i], '(') || gt_p(g, &g->t[i], '['))
+                    i = gt_skip_group(g, i, b) - 1;
+            }
+            i++;
+            type_seen = true;
+            name = NULL;
+            continue;
+        }
+        if (t->kind == GT_IDENT && !GT_IN(g, t, g_quals)) {
+            if (GT_IN(g, t, g_types) || GT_IN(g, t, g_tags)) {
+                type_seen = true;
+                name = NULL;
+            } else if (i > a && GT_IN(g, &g->t[i - 1], g_tags)) {
+                type_seen = true; /* a tag name */
+            } else {
+                if (name)
+                    type_seen = true; /* the previous identifier was a type name */
+                name = t;
+                qualified = i > a && gt_is(g, &g->t[i - 1], "::");
+            }
+        }
+        i++;
+    }
+    /* A qualified name defines a member declared elsewhere: its own scope
+       is not this one. */
+    if (!name || qualified || (first && !type_seen) || (is_extern && !init))
+        return NULL;
+    return name;
+}
+
+/* A namespace-scope declaration t[0..n) that ended with the ';' before pos. */
+static void gt_declaration(struct gscan *g, size_t pos)
+{
+    size_t n = g->n;
+    bool gm = false, is_extern = false;
+    for (size_t i = 0; i < n;) {
+        size_t j = gt_skip_attr(g, i, n);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        const struct gtok *t = &g->t[i];
+        if (GT_IN(g, t, g_not_vars))
+            return;
+        if (gt_is(g, t, "__gm__"))
+            gm = true;
+        if (gt_is(g, t, "extern"))
+            is_extern = true;
+        if (gt_p(g, t, '='))
+            break; /* the specifiers are before the first initializer */
+        i = (gt_p(g, t, '(') || gt_p(g, t, '[') || gt_p(g, t, '{')) ? gt_skip_group(g, i, n) : i + 1;
+    }
+    if (!gm)
+        return;
+    /* Declarator parts: split at top-level commas (not inside template
+       arguments before an initializer). */
+    size_t a = 0;
+    bool first = true, in_init = false;
+    int angle = 0;
+    for (size_t i = 0; i <= n;) {
+        if (i == n || (angle == 0 && gt_p(g, &g->t[i], ','))) {
+            const struct gtok *name = gt_declarator(g, a, i, first, is_extern);
+            if (name)
+                gt_register(g, name, pos);
+            first = false;
+            in_init = false;
+            a = ++i;
+            continue;
+        }
+        const struct gtok *t = &g->t[i];
+        if (gt_p(g, t, '='))
+            in_init = true;
+        else if (!in_init && gt_p(g, t, '<'))
+            angle++;
+        else if (!in_init && gt_p(g, t, '>') && angle > 0)
+            angle--;
+        size_t j = gt_skip_attr(g, i, n);
+        if (j != i)
+            i = j;
+        else if (gt_p(g, t, '(') || gt_p(g, t, '[') || gt_p(g, t, '{'))
+            i = gt_skip_group(g, i, n);
+        else
+            i++;
+    }
+}
+
+static void gt_push_tok(struct gscan *g, size_t pos, size_t len, enum gtok_kind kind)
+{
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 64;
+        struct gtok *t = realloc(g->t, cap * sizeof(*t));
+        if (!t) {
+            g->w->oom = true;
+            return;
+        }
+        g->t = t;
+        g->cap = cap;
+    }
+    g->t[g->n++] = (struct gtok){pos, len, kind};
+}
+
+static void gt_push_scope(struct gscan *g, bool ns)
+{
+    if (g->depth == g->scope_cap) {
+        size_t cap = g->scope_cap ? g->scope_cap * 2 : 32;
+        bool *s = realloc(g->scope, cap * sizeof(*s));
+        if (!s) {
+            g->w->oom = true;
+            return;
+        }
+        g->scope = s;
+        g->scope_cap = cap;
+    }
+    g->scope[g->depth++] = ns;
+    if (!ns)
+        g->opaque++;
+}
+
+static void gt_reset(struct gscan *g)
+{
+    g->n = 0;
+    g->paren = g->brace = 0;
+}
+
+/* One token at namespace scope (opaque == 0), or a brace anywhere. */
+static void gt_token(struct gscan *g, size_t pos, size_t len, enum gtok_kind kind)
+{
+    char c = kind == GT_PUNCT ? g->w->s[pos] : 0;
+    if (g->opaque) {
+        if (c == '{') {
+            gt_push_scope(g, false);
+        } else if (c == '}' && g->depth) {
+            if (!g->scope[--g->depth])
+                g->opaque--;
+            if (!g->opaque)
+                gt_reset(g);
+        }
+        return;
+    }
+    if (c == '{' && g->paren == 0 && g->brace == 0) {
+        int k = gt_brace_kind(g);
+        if (k == 2) {
+            g->brace++;
+            gt_push_tok(g, pos, len, kind);
+        } else {
+            gt_push_scope(g, k == 1);
+            gt_reset(g);
+        }
+        return;
+    }
+    if (c == '}' && g->brace == 0) {
+        if (g->depth && !g->scope[--g->depth])
+            g->opaque--; /* cannot happen: opaque scopes are handled above */
+        gt_reset(g);
+        return;
+    }
+    if (c == ';' && g->paren == 0 && g->brace == 0) {
+        gt_declaration(g, pos + 1);
+        gt_reset(g);
+        return;
+    }
+    if (c == '(' || c == '[')
+        g->paren++;
+    else if ((c == ')' || c == ']') && g->paren > 0)
+        g->paren--;
+    else if (c == '{')
+        g->brace++;
+    else if (c == '}')
+        g->brace--;
+    gt_push_tok(g, pos, len, kind);
+}
+
+static void find_gm_vars(struct rw *w)
+{
+    /* Nothing to find without the word: most sources stop here. */
+    bool any = false;
+    for (size_t i = w->start; i + 6 <= w->n && !any; i++)
+        any = memcmp(w->s + i, "__gm__", 6) == 0;
+    if (!any)
+        return;
+    struct gscan g = {.w = w};
+    bool bol = true;
+    size_t i = w->start;
+    while (i < w->n && !w->oom) {
+        char c = w->s[i];
+        if (c == '\n') {
+            bol = true;
+            i++;
+        } else if (is_space(c) || (c == '\\' && i + 1 < w->n && w->s[i + 1] == '\n')) {
+            i += c == '\\' ? 2 : 1;
+        } else if (at(w, i, "//")) {
+            i = skip_line_comment(w, i);
+        } else if (at(w, i, "/*")) {
+            i = skip_block_comment(w, i);
+        } else if (bol && c == '#') {
+            i = skip_line_comment(w, i); /* the whole directive, continuations included */
+        } else {
+            bol = false;
+            size_t j;
+            enum gtok_kind kind;
+            if (c == '"' || c == '\'') {
+                j = skip_quoted(w, i);
+                kind = GT_STR;
+            } else if (ident_start(c)) {
+                j = i;
+                while (j < w->n && ident_char(w->s[j]))
+                    j++;
+                size_t k = after_ident(w, i, j);
+                kind = k == j ? GT_IDENT : GT_STR;
+                j = k;
+            } else if (is_digit(c) || (c == '.' && i + 1 < w->n && is_digit(w->s[i + 1]))) {
+                j = skip_number(w, i);
+                kind = GT_NUM;
+            } else {
+                j = i + ((at(w, i, "::") || at(w, i, "&&")) ? 2 : 1);
+                kind = GT_PUNCT;
+            }
+            gt_token(&g, i, j - i, kind);
+            i = j;
+        }
+    }
+    free(g.t);
+    free(g.scope);
+}
+
 /* A directive starting at '#' (i): an #include-like line is skipped whole;
  * for others only the '#' is consumed. */
 static size_t do_directive(const struct rw *w, size_t i)
@@ -431,6 +906,7 @@ bool oacl_rewrite(const char *src, size_t len, bool cxx, struct oacl_rw_result *
      * prelude, and a BOM in the middle of a file is an error. */
     if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0)
         i = w.copied = w.start = 3;
+    find_gm_vars(&w);
     while (i < w.n) {
         char c = src[i];
         if (c == '\n') {
@@ -469,6 +945,9 @@ bool oacl_rewrite(const char *src, size_t len, bool cxx, struct oacl_rw_result *
         }
     }
     flush(&w, w.n);
+    for (size_t k = 0; k < w.nins; k++)
+        free(w.ins[k].text);
+    free(w.ins);
     if (!w.out)
         put(&w, "", 0);
     if (w.oom) {

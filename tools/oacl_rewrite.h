@@ -18,6 +18,14 @@
  * with the kernel's parameter types and queues the kernel with
  * oacl_launch(); the expression's value is an int (0 = queued).
  *
+ *   __gm__ T name = init;   (a namespace-scope definition)
+ *       gets, on the same line after its ';', a constructor calling
+ *   oacl_register_device_var(&name, &name, sizeof(name), "name")
+ *       and a destructor calling oacl_unregister_device_var(&name), so
+ *       that the runtime knows the device variable (docs/kernel-abi.md).
+ *       In C the calls use the names oacl__gm_register/_unregister, which
+ *       the prelude oacl-cc writes declares as those two symbols.
+ *
  * The kernel before `<<<` must be an id-expression: a name, optionally
  * qualified (`ns::k`, `::k`) and with template arguments (`k<float>`).
  * Launches written inside other headers or produced by macros defined in
@@ -39,6 +47,7 @@ struct oacl_rw_result {
     size_t len;
     unsigned launches;   /* <<<>>> launches rewritten */
     unsigned traps;      /* asm("trap") statements rewritten */
+    unsigned gm_vars;    /* __gm__ variables given a registration */
     unsigned ndiags;     /* errors found; text is NULL if any */
     struct oacl_rw_diag diags[8];
 };

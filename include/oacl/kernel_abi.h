@@ -129,6 +129,23 @@ OACL_KAPI OACL_NORETURN void oacl_kernel_trap(void);
 OACL_KAPI int oacl_launch(const struct oacl_kernel_desc *k, uint32_t num_blocks, void *stream, const void *args,
                           size_t args_size);
 
+/* ---- device variables (aclrtGetSymbolAddress and friends) ----------------- */
+
+/*
+ * Load-time registration of a device global variable, emitted by oacl-cc
+ * (a constructor after every namespace-scope `__gm__` variable definition
+ * of a kernel source): `symbol` is the variable's address as host code
+ * sees it, `devAddr` its storage (the same address on the CPU device),
+ * `size` its size in bytes, `name` its name as written. For a variable of
+ * a kernel binary loaded with aclrtBinaryLoadFromFile the registration
+ * belongs to that load (one instance per load, so one copy per device); a
+ * variable linked into the program has one copy that every device uses.
+ * oacl_unregister_device_var (emitted as a destructor) forgets it when its
+ * module goes. Not for kernel code.
+ */
+OACL_KAPI void oacl_register_device_var(const void *symbol, void *devAddr, size_t size, const char *name);
+OACL_KAPI void oacl_unregister_device_var(const void *symbol);
+
 /* ---- kernel output ------------------------------------------------------ */
 
 /*

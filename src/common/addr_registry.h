@@ -26,6 +26,19 @@ enum oacl_mem_kind {
     OACL_MEM_DEVICE = 4,        /* aclrtMalloc and friends */
 };
 
+/* Who made an OACL_MEM_DEVICE (or OACL_MEM_HOST_PINNED) range: aclrtFree
+ * and aclrtFreeHost take only allocations. */
+enum oacl_mem_origin {
+    OACL_MEM_ORIGIN_ALLOC = 0,      /* aclrtMalloc and friends */
+    OACL_MEM_ORIGIN_SYMBOL = 1,     /* a device variable linked into the program */
+    OACL_MEM_ORIGIN_MODULE = 2,     /* a segment of a loaded kernel binary */
+    OACL_MEM_ORIGIN_IPC_IMPORT = 3, /* aclrtIpcMemImportByKey: released by aclrtIpcMemClose */
+    OACL_MEM_ORIGIN_VMM_MAP = 4,    /* aclrtMapMem & co: released by aclrtUnmapMem (flags: the page
+                                       policy of device memory, the page size of host memory) */
+};
+/* `device` of a linked device variable: one copy that every device uses. */
+#define OACL_MEM_ANY_DEVICE (-1)
+
 /* One range. The registry stores pointers to records that their creator
  * allocates and frees (after removing them). */
 struct oacl_mem_record {
@@ -40,6 +53,12 @@ struct oacl_mem_record {
     void *dev_ptr;               /* registrations: device address (mapped only) */
     int map_kind;                /* registrations: enum oacl_map_kind */
     bool map_relock;             /* registrations: pages were locked by the program */
+    /* Where device (or pinned host) memory came from: memory that was not
+       allocated by the memory chapters' allocators is device memory for
+       every check (copies, kernels, attributes) but must not be freed by
+       them. */
+    uint8_t origin;              /* enum oacl_mem_origin */
+    bool readonly;               /* copies and fills into it are refused */
 };
 
 void oacl_registry_rdlock(void);

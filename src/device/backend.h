@@ -25,6 +25,7 @@ struct oacl_queue;   /* an in-order task queue (one per stream) */
 struct oacl_module;  /* a loaded kernel binary */
 struct oacl_bevent;  /* an event */
 struct oacl_bnotify; /* a notify */
+struct oacl_bshare;  /* device memory made shareable with other processes */
 
 /*
  * Failure policy shared by the queues of one context. With stop_on_failure
@@ -45,6 +46,8 @@ struct oacl_event_state {
     bool waits_pending;     /* stream waits on it not satisfied yet */
     uint64_t timestamp_ns;  /* monotonic time the record ran (complete only) */
     int error;              /* first failure of the captured work, 0 if none */
+    int ipc_error;          /* shared events: ACL_ERROR_RT_IPC_ERROR when the process
+                               that enqueued the awaited record died before running it */
 };
 
 /* What the API layer needs to know about one kernel of a module. */
@@ -93,6 +96,52 @@ struct oacl_host_map {
     void *dev_ptr;
     enum oacl_map_kind kind;
     bool relock;             /* MIGRATED: the program had locked the pages */
+};
+
+/* A range of a loaded module's memory; read-only ones (code, constants,
+ * relocated data made read-only) must not be written by copies. */
+struct oacl_module_range {
+    void *base;
+    size_t size;
+    bool writable;
+};
+
+/* ---- built-in device tasks (acl-rt-memory-extras.md §3.10) ---- */
+
+/* Element-wise reductions dst[i] = dst[i] OP src[i]. */
+enum oacl_reduce_op {
+    OACL_REDUCE_SUM = 0,    /* integers wrap; floats rounded once (RNE) */
+    OACL_REDUCE_MAX = 1,    /* NaN if either is NaN; equal operands keep dst */
+    OACL_REDUCE_MIN = 2,
+    OACL_REDUCE_ASSIGN = 3, /* dst[i] = src[i] */
+};
+
+/* Distributions of a random-number task (Philox4x32-10, TensorFlow's
+   stateless construction). */
+enum oacl_random_dist {
+    OACL_RANDOM_DROPOUT_MASK = 0,
+    OACL_RANDOM_UNIFORM = 1,
+    OACL_RANDOM_NORMAL = 2,
+    OACL_RANDOM_TRUNCATED_NORMAL = 3,
+};
+
+/* A value of a random-number task: given inline (taken when the task was
+   queued), or read from device memory when the task runs. */
+struct oacl_random_value {
+    uint64_t value;      /* inline: the value, zero-extended; else the device address */
+    uint8_t size;        /* 1..8 bytes, little-endian */
+    bool addressed;
+};
+
+struct oacl_random_task {
+    enum oacl_random_dist dist;
+    aclDataType type;                    /* output (uniform, normal) and parameter type */
+    struct oacl_random_value param[2];   /* ratio | min, max | mean, stddev (raw bits of type) */
+    struct oacl_random_value seed;       /* Philox key */
+    struct oacl_random_value num;        /* elements (mask bits) to generate */
+    const void *counter;                 /* device memory: uint64 c0, c1 (read when run) */
+    void *result;                        /* device memory receiving the output */
+    uint64_t result_room;                /* bytes writable at result; more needed fails the task */
 };
 
 /* ---- memory extras: copy descriptions --------------------------------------- */
@@ -162,11 +211,23 @@ struct oacl_backend_ops {
     void (*copy)(void *dst, const void *src, size_t n);
 
     /* Loads a kernel binary from a file. Fills the kernel table, which stays
-       valid until the module's last reference is dropped. */
+       valid until the module's last reference is dropped. Every load is a
+       new instance of the binary with its own globals, also when the same
+       file is already loaded (for this or another device). */
     int (*module_load)(struct oacl_bdev *dev, const char *path, struct oacl_module **out,
                        const struct oacl_kernel_info **kernels, uint32_t *num_kernels, char *err);
     void (*module_ref)(struct oacl_module *m);
     void (*module_put)(struct oacl_module *m);
+
+    /* ---- memory of a loaded module (device globals) ---- */
+    /* Base and extent of the module's image (aclrtBinaryGetDevAddress). */
+    void (*module_extent)(struct oacl_module *m, void **base, size_t *size);
+    /* The module's memory ranges (code, constants, data) that host copies
+       may address, up to max of them in out; returns how many there are. */
+    uint32_t (*module_ranges)(struct oacl_module *m, struct oacl_module_range *out, uint32_t max);
+    /* The exported data object `name` of the module: its address and size,
+       or ACL_ERROR_RT_SYMBOL_NOT_FOUND. */
+    int (*module_global)(struct oacl_module *m, const char *name, void **addr, size_t *size);
 
     int (*queue_create)(struct oacl_bdev *dev, struct oacl_fail_group *group, struct oacl_queue **out, char *err);
     /* Drops every task of q that has not started (a running one finishes). */
@@ -234,6 +295,76 @@ struct oacl_backend_ops {
     int (*queue_value_write)(struct oacl_queue *q, uint64_t *addr, uint64_t value, char *err);
     int (*queue_value_wait)(struct oacl_queue *q, const uint64_t *addr, uint64_t value, uint32_t mode, char *err);
 
+    /* Built-in device tasks, in q's order. Reduce: n elements of `type`
+       (dst == src allowed; the ranges are valid device memory). Random: the
+       values marked addressed are read when the task runs; reading from
+       memory the device cannot reach fails the task with
+       ACL_ERROR_RT_TS_ERROR. Neither writes the counter. */
+    int (*queue_reduce)(struct oacl_queue *q, void *dst, const void *src, uint64_t n, enum oacl_reduce_op op,
+                        aclDataType type, char *err);
+    int (*queue_random)(struct oacl_queue *q, const struct oacl_random_task *task, char *err);
+    /* ---- inter-process sharing and virtual memory (acl-rt-ipc-vmm.md) ----
+       Objects cross process boundaries as descriptors of memory files; the
+       API layer passes them between processes and never maps them itself. */
+
+    /* Makes the allocation at ptr (size bytes, as allocated) shareable on
+       its own, without its neighbours; work and data are unaffected. Later
+       calls for the same allocation return the same object (+1 reference).
+       Once the allocation is freed, share_fd fails and share_live is false;
+       memory already handed out keeps its contents. */
+    int (*mem_share)(struct oacl_bdev *dev, void *ptr, size_t size, struct oacl_bshare **out, char *err);
+    /* A new close-on-exec descriptor of the shared memory. */
+    int (*share_fd)(struct oacl_bshare *s, int *fd, char *err);
+    bool (*share_live)(struct oacl_bshare *s);
+    void (*share_put)(struct oacl_bshare *s);
+    /* Maps size bytes of memory received as a descriptor, read-write, at an
+       address of the backend's choice (the caller may close fd after). */
+    int (*mem_attach)(int fd, size_t size, void **out, char *err);
+    /* Waits for the work queued on dev's queues (every queue when dev is
+       NULL), then unmaps memory from mem_attach. */
+    void (*mem_detach)(struct oacl_bdev *dev, void *ptr, size_t size);
+    /* Brackets a store into device memory made by the calling thread
+       outside any queue (a synchronous fill): mem_share never moves memory
+       while such a store is in progress. */
+    void (*host_write_begin)(void);
+    void (*host_write_end)(void);
+
+    /* Physical memory: a descriptor of size bytes of new, zero-filled
+       memory (sealed against resizing). */
+    int (*phys_create)(size_t size, int *fd, char *err);
+    /* Reserves size bytes of inaccessible address space aligned to align,
+       at `fixed` when it is not NULL (fails when anything is mapped there). */
+    int (*va_reserve)(size_t size, size_t align, void *fixed, void **out, char *err);
+    void (*va_release)(void *ptr, size_t size);
+    /* Maps [va, va+size) inside a reservation onto the first size bytes of
+       fd with an access of enum oacl_va_access; va_protect changes it. */
+    int (*va_map)(void *va, size_t size, int fd, int access, char *err);
+    int (*va_protect)(void *va, size_t size, int access, char *err);
+    /* Waits for the work queued on every queue, then makes the range
+       reserved and inaccessible again. */
+    void (*va_unmap)(void *va, size_t size);
+
+    /* IPC notifies. notify_share moves the notify into memory shared with
+       other processes (once per notify; records and waits in flight are
+       neither lost nor duplicated) and returns a descriptor of it;
+       notify_import makes a notify on dev from such a descriptor. Waits on
+       a shared notify fail with ACL_ERROR_RT_IPC_ERROR when every other
+       process that held it has exited (spec 3.5). notify_reset clears the
+       notify in q's order. */
+    int (*notify_share)(struct oacl_bnotify *n, int *fd, char *err);
+    int (*notify_import)(struct oacl_bdev *dev, int fd, struct oacl_bnotify **out, char *err);
+    int (*notify_reset)(struct oacl_queue *q, struct oacl_bnotify *n, char *err);
+
+    /* IPC events: an event whose state lives in memory shared with other
+       processes. The event ops above apply to it; event_record may fail
+       with ACL_ERROR_RT_NO_EVENT_RESOURCE (too many records outstanding),
+       event_sync returns ACL_ERROR_RT_IPC_ERROR and event_query sets
+       ipc_error when the awaited record's process died, and stream waits
+       fail with that code. Resets are not supported. */
+    int (*event_create_shared)(struct oacl_bdev *dev, struct oacl_bevent **out, char *err);
+    int (*event_share_fd)(struct oacl_bevent *e, int *fd, char *err);
+    int (*event_import)(struct oacl_bdev *dev, int fd, struct oacl_bevent **out, char *err);
+
     /* ---- memory extras: 2-D, batched, indirect copies and 32-bit fills ---- */
 
     /* A 2-D copy (see struct oacl_copy_2d): synchronously on the calling
@@ -253,6 +384,9 @@ struct oacl_backend_ops {
     void (*fill32)(void *dst, uint32_t value, size_t n);
     int (*queue_fill32)(struct oacl_queue *q, void *dst, uint32_t value, size_t n, char *err);
 };
+
+/* Accesses of va_map / va_protect (the values of aclrtMemAccessFlags). */
+enum oacl_va_access { OACL_VA_NONE = 0, OACL_VA_READ = 1, OACL_VA_READWRITE = 3 };
 
 /* The CPU device's table (src/device/cpu/cpu_backend.c). */
 extern const struct oacl_backend_ops oacl_cpu_backend_ops;

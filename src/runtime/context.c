@@ -129,6 +129,12 @@ aclError oacl_ctx_current(struct oacl_context **out, const char *fn)
     return oacl_fail(ACL_ERROR_RT_CONTEXT_NULL, fn, "no current context on this thread; call aclrtSetDevice first");
 }
 
+int32_t oacl_ctx_device_quiet(void)
+{
+    const struct oacl_context *c = tls_ctx;
+    return c && !__atomic_load_n(&c->dead, __ATOMIC_ACQUIRE) ? c->dev->id : -1;
+}
+
 aclError oacl_ctx_require(const char *fn)
 {
     const struct oacl_context *c = tls_ctx;

@@ -7,25 +7,19 @@
  *   ...WithFlag(flags)        per flag bits          same
  *   ...ExWithFlag(flags)      per flag bits; no      query COMPLETE, wait is a no-op
  *                             reset or old queries
+ *   ...ExWithFlag(IPC)        shared with other      as ExWithFlag (ipc_event.c)
+ *                             processes; waitable,
+ *                             no timing, no reset
  */
 #include <stdlib.h>
 #include <time.h>
 
+#include "runtime/event.h"
 #include "runtime/runtime.h"
 
 #define EVENT_FLAGS_KNOWN                                                                                            \
     (ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY |          \
      ACL_EVENT_EXTERNAL | ACL_EVENT_IPC)
-
-enum event_kind { EVENT_PLAIN, EVENT_FLAGGED, EVENT_EX };
-
-struct oacl_event {
-    struct oacl_obj obj;
-    struct oacl_device *dev;
-    enum event_kind kind;
-    uint32_t flags;
-    struct oacl_bevent *be;
-};
 
 /* Timestamps count from the library's load, in the device's terms. */
 static uint64_t g_epoch_ns;
@@ -39,8 +33,38 @@ __attribute__((constructor)) static void event_epoch(void)
 static void event_destroy(struct oacl_obj *o)
 {
     struct oacl_event *e = (struct oacl_event *)o;
+    if (e->ipc)
+        oacl_ipc_event_forget(e); /* no new opens of its handle */
     oacl_backend()->event_destroy(e->be);
+    free(e->ipc);
     free(e);
+}
+
+aclError oacl_event_wrap(struct oacl_device *dev, struct oacl_bevent *be, enum event_kind kind, uint32_t flags,
+                         struct oacl_ipc_event_info *ipc, aclrtEvent *out, struct oacl_event **obj, const char *fn)
+{
+    struct oacl_event *e = calloc(1, sizeof(*e));
+    if (!e) {
+        oacl_backend()->event_destroy(be);
+        free(ipc);
+        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "out of memory for an event");
+    }
+    e->dev = dev;
+    e->kind = kind;
+    e->flags = flags;
+    e->be = be;
+    e->ipc = ipc;
+    void *h = oacl_handle_create(&e->obj, OACL_H_EVENT, event_destroy);
+    if (!h) {
+        oacl_backend()->event_destroy(be);
+        free(ipc);
+        free(e);
+        return oacl_fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, fn, "handle table exhausted");
+    }
+    if (obj)
+        *obj = e;
+    *out = h;
+    return ACL_SUCCESS;
 }
 
 static aclError create(aclrtEvent *event, enum event_kind kind, uint32_t flags, const char *fn)
@@ -49,30 +73,14 @@ static aclError create(aclrtEvent *event, enum event_kind kind, uint32_t flags, 
     aclError rc = oacl_ctx_current(&ctx, fn);
     if (rc)
         return rc;
-    struct oacl_event *e = calloc(1, sizeof(*e));
     char err[OACL_BACKEND_ERRLEN] = "";
-    if (!e) {
-        oacl_obj_put(&ctx->obj);
-        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "out of memory for an event");
-    }
-    rc = oacl_backend()->event_create(ctx->dev->bdev, &e->be, err);
-    if (rc) {
-        free(e);
-        oacl_obj_put(&ctx->obj);
-        return oacl_fail(rc, fn, "%s", err);
-    }
-    e->dev = ctx->dev;
-    e->kind = kind;
-    e->flags = flags;
+    struct oacl_device *dev = ctx->dev;
+    struct oacl_bevent *be = NULL;
+    rc = oacl_backend()->event_create(dev->bdev, &be, err);
     oacl_obj_put(&ctx->obj);
-    void *h = oacl_handle_create(&e->obj, OACL_H_EVENT, event_destroy);
-    if (!h) {
-        oacl_backend()->event_destroy(e->be);
-        free(e);
-        return oacl_fail(ACL_ERROR_RT_NO_EVENT_RESOURCE, fn, "handle table exhausted");
-    }
-    *event = h;
-    return ACL_SUCCESS;
+    if (rc)
+        return oacl_fail(rc, fn, "%s", err);
+    return oacl_event_wrap(dev, be, kind, flags, NULL, event, NULL, fn);
 }
 
 OACL_API aclError aclrtCreateEvent(aclrtEvent *event)
@@ -107,12 +115,12 @@ OACL_API aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
     if (flag == 0 || (flag & ~(usable | ACL_EVENT_IPC)) || ((flag & ACL_EVENT_IPC) && flag != ACL_EVENT_IPC))
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "flag 0x%x is invalid", flag);
     if (flag == ACL_EVENT_IPC)
-        return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __func__, "inter-process events are not supported");
+        return oacl_ipc_event_create(event, __func__);
     return create(event, EVENT_EX, flag, __func__);
 }
 
 /* The live event behind a handle (+1 reference), or 107017. */
-static aclError event_get(aclrtEvent event, struct oacl_event **out, const char *fn)
+aclError oacl_event_get(aclrtEvent event, struct oacl_event **out, const char *fn)
 {
     struct oacl_obj *o = oacl_handle_get(event, OACL_H_EVENT);
     if (!o)
@@ -138,7 +146,7 @@ static aclError event_and_stream(aclrtEvent event, aclrtStream stream, struct oa
     aclError rc = oacl_stream_arg(stream, OACL_STREAM_ENQUEUE, s, fn);
     if (rc)
         return rc;
-    rc = event_get(event, e, fn);
+    rc = oacl_event_get(event, e, fn);
     if (rc)
         oacl_obj_put(&(*s)->obj);
     return rc;
@@ -200,7 +208,7 @@ OACL_API aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
         return rc;
     struct oacl_event_state st;
     oacl_backend()->event_query(e->be, &st);
-    if (!(e->flags & ACL_EVENT_SYNC)) {
+    if (!(e->flags & ACL_EVENT_SYNC) && !e->ipc) { /* IPC events are always waitable */
         rc = oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __func__,
                        "event %p was created without ACL_EVENT_SYNC and cannot be waited for", event);
     } else if (!st.recorded && e->kind != EVENT_EX) {
@@ -221,12 +229,17 @@ OACL_API aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStat
     if (!event || !status)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", event ? "status" : "event");
     struct oacl_event *e = NULL;
-    aclError rc = event_get(event, &e, __func__);
+    aclError rc = oacl_event_get(event, &e, __func__);
     if (rc)
         return rc;
     struct oacl_event_state st;
     oacl_backend()->event_query(e->be, &st);
     bool complete = st.recorded ? st.complete : e->kind == EVENT_EX;
+    if (st.ipc_error) { /* decision D31 */
+        oacl_obj_put(&e->obj);
+        return oacl_fail(st.ipc_error, __func__,
+                         "the process that recorded IPC event %p exited before its record ran", event);
+    }
     *status = complete ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     oacl_obj_put(&e->obj);
     return ACL_SUCCESS;
@@ -235,10 +248,13 @@ OACL_API aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStat
 static aclError sync_event(aclrtEvent event, int64_t timeout_ns, const char *fn)
 {
     struct oacl_event *e = NULL;
-    aclError rc = event_get(event, &e, fn);
+    aclError rc = oacl_event_get(event, &e, fn);
     if (rc)
         return rc;
-    if (oacl_backend()->event_sync(e->be, timeout_ns) != 0) {
+    int src = oacl_backend()->event_sync(e->be, timeout_ns);
+    if (src == ACL_ERROR_RT_IPC_ERROR) {
+        rc = oacl_fail(src, fn, "the process that recorded IPC event %p exited before its record ran", event);
+    } else if (src != 0) {
         rc = oacl_fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, fn, "the event's work is still running after %lld ms",
                        (long long)(timeout_ns / 1000000));
     } else {
@@ -274,12 +290,14 @@ OACL_API aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t tim
 static aclError event_time(aclrtEvent event, uint64_t *ns, const char *fn)
 {
     struct oacl_event *e = NULL;
-    aclError rc = event_get(event, &e, fn);
+    aclError rc = oacl_event_get(event, &e, fn);
     if (rc)
         return rc;
     struct oacl_event_state st;
     oacl_backend()->event_query(e->be, &st);
-    if (!st.recorded)
+    if (e->ipc)
+        rc = oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn, "event %p is an IPC event: it has no timestamps", event);
+    else if (!st.recorded)
         rc = oacl_fail(ACL_ERROR_RT_INTERNAL_ERROR, fn, "event %p has not been recorded", event);
     else if (!(e->flags & ACL_EVENT_TIME_LINE))
         rc = oacl_fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, fn,

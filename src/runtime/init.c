@@ -9,13 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/json.h"
 #include "common/log.h"
 #include "device/cpu/soc_profile.h"
 #include "runtime/runtime.h"
 
 #define MAX_DEVICES 64
-#define CONFIG_MAX_BYTES (1u << 20)
 
 /* ---- configuration ----------------------------------------------------------- */
 
@@ -219,75 +217,6 @@ static pthread_mutex_t g_init_lock = PTHREAD_MUTEX_INITIALIZER;
 static enum init_state g_state = NEVER_INITIALIZED;
 static uint64_t g_refcount;
 
-/* Applies the configuration keys that have a visible effect. */
-static aclError apply_config(const struct oacl_json *root, const char *path)
-{
-    bool global_msgs = false;
-    int32_t default_device = -1;
-    const struct oacl_json *v = oacl_json_get(root, "err_msg_mode");
-    if (v) {
-        if (v->type != OACL_JSON_STRING || v->len != 1 || (v->str[0] != '0' && v->str[0] != '1'))
-            return oacl_fail(ACL_ERROR_INVALID_PARAM, "aclInit", "%s: err_msg_mode must be \"0\" or \"1\"", path);
-        global_msgs = v->str[0] == '1';
-    }
-    const struct oacl_json *dd = oacl_json_get(root, "defaultDevice");
-    if (dd) {
-        const struct oacl_json *id = oacl_json_get(dd, "default_device");
-        char *end = NULL;
-        long n = -1;
-        if (id && id->type == OACL_JSON_STRING && id->str[0] && strlen(id->str) == id->len)
-            n = strtol(id->str, &end, 10);
-        if (!id || id->type != OACL_JSON_STRING || !end || *end || n < 0 ||
-            n >= (long)oacl_config()->device_count)
-            return oacl_fail(ACL_ERROR_INVALID_PARAM, "aclInit",
-                             "%s: defaultDevice.default_device must be a device id string in \"0\"..\"%u\"", path,
-                             oacl_config()->device_count ? oacl_config()->device_count - 1 : 0);
-        default_device = (int32_t)n;
-    }
-    oacl_errmsg_set_global(global_msgs);
-    oacl_config_set_default_device(default_device);
-    return ACL_SUCCESS;
-}
-
-static aclError load_config(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return oacl_fail(ACL_ERROR_INVALID_FILE, "aclInit", "cannot read configuration file '%s': %s", path,
-                         strerror(errno));
-    char *text = malloc(CONFIG_MAX_BYTES + 1);
-    if (!text) {
-        fclose(f);
-        return oacl_fail(ACL_ERROR_BAD_ALLOC, "aclInit", "out of memory");
-    }
-    size_t len = fread(text, 1, CONFIG_MAX_BYTES + 1, f);
-    bool read_error = ferror(f);
-    fclose(f);
-    if (read_error) {
-        free(text);
-        return oacl_fail(ACL_ERROR_INVALID_FILE, "aclInit", "cannot read configuration file '%s'", path);
-    }
-    if (len > CONFIG_MAX_BYTES) {
-        free(text);
-        return oacl_fail(ACL_ERROR_INVALID_FILE_SIZE, "aclInit", "configuration file '%s' exceeds %u bytes", path,
-                         CONFIG_MAX_BYTES);
-    }
-    const char *err;
-    size_t at;
-    struct oacl_json *root = oacl_json_parse(text, len, &err, &at);
-    free(text);
-    if (err)
-        return oacl_fail(ACL_ERROR_PARSE_FILE, "aclInit", "configuration file '%s' is not valid JSON: %s at byte %zu",
-                         path, err, at);
-    aclError rc = ACL_SUCCESS;
-    if (root && root->type != OACL_JSON_OBJECT)
-        rc = oacl_fail(ACL_ERROR_PARSE_FILE, "aclInit", "configuration file '%s' must hold a JSON object", path);
-    else
-        rc = apply_config(root, path);
-    oacl_json_free(root);
-    return rc;
-}
-
 OACL_API aclError aclInit(const char *configPath)
 {
     pthread_mutex_lock(&g_init_lock);
@@ -299,7 +228,7 @@ OACL_API aclError aclInit(const char *configPath)
     }
     aclError rc = ACL_SUCCESS;
     if (configPath && configPath[0])
-        rc = load_config(configPath);
+        rc = oacl_config_file_load(configPath);
     else
         oacl_errmsg_set_global(false);
     if (rc == ACL_SUCCESS) {

@@ -14,7 +14,7 @@
 static void binary_destroy(struct oacl_obj *o)
 {
     struct oacl_binary *b = (struct oacl_binary *)o;
-    oacl_backend()->module_put(b->module);
+    oacl_binary_unload_module(b); /* its variables, registry ranges, module */
     free(b->funcs);
     pthread_mutex_destroy(&b->lock);
     free(b);
@@ -74,19 +74,16 @@ OACL_API aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOp
         oacl_obj_put(&ctx->obj);
         return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, __func__, "out of memory");
     }
-    char err[OACL_BACKEND_ERRLEN] = "";
-    rc = oacl_backend()->module_load(ctx->dev->bdev, binPath, &b->module, &b->kernels, &b->num_kernels, err);
+    rc = oacl_binary_load_module(b, ctx->dev, binPath, __func__); /* a new instance: its own globals */
+    oacl_obj_put(&ctx->obj);
     if (rc) {
         free(b);
-        oacl_obj_put(&ctx->obj);
-        return oacl_fail(rc, __func__, "%s", err);
+        return rc;
     }
-    b->dev = ctx->dev;
-    oacl_obj_put(&ctx->obj);
     b->funcs = calloc(b->num_kernels, sizeof(*b->funcs));
     pthread_mutex_init(&b->lock, NULL);
     if (!b->funcs || !oacl_handle_create(&b->obj, OACL_H_BINARY, binary_destroy)) {
-        oacl_backend()->module_put(b->module);
+        oacl_binary_unload_module(b);
         free(b->funcs);
         pthread_mutex_destroy(&b->lock);
         free(b);
@@ -156,6 +153,9 @@ OACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
         oacl_obj_put(&b->obj);
         return oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, __func__, "binHandle %p was unloaded concurrently", binHandle);
     }
+    /* Its variables and memory go now, even if an argument list still
+       holds one of its functions. */
+    oacl_binary_forget_memory(b);
     /* Function handles of the binary become invalid with it. */
     pthread_mutex_lock(&b->lock);
     for (uint32_t i = 0; i < b->num_kernels; i++) {

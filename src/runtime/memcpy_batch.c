@@ -114,7 +114,8 @@ static bool loc_matches(const aclrtMemLocation *loc, enum oacl_mem_class c, int3
     switch (loc->type) {
     case ACL_MEM_LOCATION_TYPE_HOST:
     case ACL_MEM_LOCATION_TYPE_HOST_NUMA: return c == OACL_CLASS_HOST;
-    case ACL_MEM_LOCATION_TYPE_DEVICE: return c == OACL_CLASS_DEVICE && (uint32_t)dev == loc->id;
+    /* dev < 0: a device variable linked into the program, every device's */
+    case ACL_MEM_LOCATION_TYPE_DEVICE: return c == OACL_CLASS_DEVICE && (dev < 0 || (uint32_t)dev == loc->id);
     default: return false;
     }
 }

@@ -45,12 +45,15 @@ static aclError inner_d2d_only(aclrtMemcpyKind kind, const char *fn)
     return oacl_copy_supported(DESC_FAMILIES, fn);
 }
 
-/* [p, p+len) inside one device allocation; *device (optional) its device. */
-static bool device_memory(const void *p, size_t len, int32_t *device)
+/* [p, p+len) inside one device allocation (a writable one when `written`:
+ * not the read-only memory of a kernel binary); *device (optional) its
+ * device, OACL_MEM_ANY_DEVICE for a variable linked into the program. */
+static bool device_memory(const void *p, size_t len, bool written, int32_t *device)
 {
     struct oacl_mem_record r;
     uintptr_t a = (uintptr_t)p;
-    if (!oacl_registry_lookup(OACL_SPACE_ALLOC, a, &r) || r.kind != OACL_MEM_DEVICE || len > r.base + r.size - a)
+    if (!oacl_registry_lookup(OACL_SPACE_ALLOC, a, &r) || r.kind != OACL_MEM_DEVICE || len > r.base + r.size - a ||
+        (written && r.readonly))
         return false;
     if (device)
         *device = r.device;
@@ -92,13 +95,15 @@ OACL_API aclError aclrtSetMemcpyDesc(void *desc, aclrtMemcpyKind kind, void *src
     if ((uintptr_t)desc % DESC_ALIGN)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "desc %p is not %u-byte aligned", desc, DESC_ALIGN);
     size_t size = desc_size();
-    if (!device_memory(desc, size, NULL))
-        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "desc %p is not %zu bytes of device memory", desc, size);
+    if (!device_memory(desc, size, true, NULL))
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "desc %p is not %zu bytes of writable device memory", desc,
+                         size);
     int32_t sdev = -1, ddev = -1;
-    if (!device_memory(srcAddr, 1, &sdev) || !device_memory(dstAddr, 1, &ddev))
-        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%s %p is not device memory",
-                         sdev < 0 ? "srcAddr" : "dstAddr", sdev < 0 ? srcAddr : dstAddr);
-    if (sdev != ddev)
+    bool src_ok = device_memory(srcAddr, 1, false, &sdev);
+    if (!src_ok || !device_memory(dstAddr, 1, true, &ddev))
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%s %p is not %sdevice memory", src_ok ? "dstAddr" : "srcAddr",
+                         src_ok ? dstAddr : srcAddr, src_ok ? "writable " : "");
+    if (sdev != ddev && sdev != OACL_MEM_ANY_DEVICE && ddev != OACL_MEM_ANY_DEVICE)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
                          "srcAddr is memory of device %d and dstAddr of device %d; a descriptor copies within one "
                          "device",
@@ -142,7 +147,7 @@ OACL_API aclError aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, acl
     aclError rc = inner_d2d_only(kind, fn);
     if (rc)
         return rc;
-    if (!device_memory(desc, sizeof(struct memcpy_desc), NULL))
+    if (!device_memory(desc, sizeof(struct memcpy_desc), false, NULL))
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "desc %p is not %zu bytes of device memory", desc,
                          sizeof(struct memcpy_desc));
     const unsigned char *d = desc;
@@ -183,10 +188,10 @@ OACL_API aclError aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t 
     if (count > destMax - dstDataOffset)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
                          "count %zu at dstDataOffset %zu runs past destMax %zu", count, dstDataOffset, destMax);
-    if (!device_memory(dst, 8, NULL) || !device_memory(src, 8, NULL))
+    bool dst_ok = device_memory(dst, 8, false, NULL);
+    if (!dst_ok || !device_memory(src, 8, false, NULL))
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%s %p is not an 8-byte address slot in device memory",
-                         device_memory(dst, 8, NULL) ? "src" : "dst",
-                         device_memory(dst, 8, NULL) ? (const void *)src : (const void *)dst);
+                         dst_ok ? "src" : "dst", dst_ok ? (const void *)src : (const void *)dst);
     const struct oacl_indirect_copy c = {
         .dst_slot = dst,
         .dst_offset = dstDataOffset,

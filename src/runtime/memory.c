@@ -85,6 +85,9 @@ OACL_API aclError aclrtFreeHost(void *hostPtr)
     else if (r->kind != OACL_MEM_HOST_PINNED)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                        "%p is a device address of mapped host memory, not host memory", hostPtr);
+    else if (r->origin != OACL_MEM_ORIGIN_ALLOC)
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+                       "%p is a virtual-memory mapping, not memory from aclrtMallocHost; use aclrtUnmapMem", hostPtr);
     else if (r->base != p)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                        "%p points inside the allocation at %p; pass the address aclrtMallocHost returned", hostPtr,
@@ -211,6 +214,15 @@ OACL_API aclError aclrtFree(void *devPtr)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                        "%p is the device address of mapped host memory; unregister the host memory instead",
                        devPtr);
+    else if (r->origin == OACL_MEM_ORIGIN_SYMBOL || r->origin == OACL_MEM_ORIGIN_MODULE)
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+                       "%p is a device variable (of a kernel binary or linked into the program), not memory from "
+                       "aclrtMalloc",
+                       devPtr);
+    else if (r->origin != OACL_MEM_ORIGIN_ALLOC)
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "%p is %s, not memory from aclrtMalloc; release it with %s",
+                       devPtr, r->origin == OACL_MEM_ORIGIN_IPC_IMPORT ? "imported IPC memory" : "a virtual-memory mapping",
+                       r->origin == OACL_MEM_ORIGIN_IPC_IMPORT ? "aclrtIpcMemClose" : "aclrtUnmapMem");
     else if (r->base != p)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                        "%p points inside the allocation at %p; pass the address aclrtMalloc returned", devPtr,
@@ -278,6 +290,12 @@ aclError oacl_copy_classify(const void *p, size_t count, const char *name, enum 
     if (count > r.base + r.size - a)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%s: %zu bytes at %p run past the end of its %s allocation",
                          name, count, p, r.kind == OACL_MEM_DEVICE ? "device" : "host");
+    /* Device variables: constants and code of a kernel binary are read-only
+       (every side but a copy's source is written; sources are named "src",
+       "srcs[i]", ...). */
+    if (r.readonly && strncmp(name, "src", 3) != 0)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
+                         "%s %p is read-only device memory (a constant or the code of a kernel binary)", name, p);
     *out = r.kind == OACL_MEM_DEVICE ? OACL_CLASS_DEVICE : OACL_CLASS_HOST;
     *pinned = r.kind == OACL_MEM_HOST_PINNED;
     if (r.kind == OACL_MEM_DEVICE)
@@ -435,7 +453,9 @@ OACL_API aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size
     if (rc)
         return rc;
     oacl_backend()->queue_wait(ctx->default_stream->queue, -1);
+    oacl_backend()->host_write_begin(); /* never while the memory moves (IPC export) */
     memset(devPtr, (uint8_t)value, count); /* only the low byte counts */
+    oacl_backend()->host_write_end();
     oacl_obj_put(&ctx->obj);
     return ACL_SUCCESS;
 }
@@ -492,6 +512,10 @@ OACL_API aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes 
     if (r && r->kind == OACL_MEM_DEVICE) {
         a.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
         a.location.id = (uint32_t)r->device;
+        if (r->device == OACL_MEM_ANY_DEVICE) { /* a linked device variable: every device's */
+            int32_t here = oacl_ctx_device_quiet();
+            a.location.id = here >= 0 ? (uint32_t)here : 0;
+        }
         a.pageSize = policy_page_size(r->flags, r->user_size);
     } else if (r && r->kind == OACL_MEM_DEVICE_ALIAS) {
         /* The device side of mapped host memory: device addresses. */
@@ -499,6 +523,8 @@ OACL_API aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes 
         a.location.id = (uint32_t)r->device;
     } else if (r) {
         a.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+        if (r->origin == OACL_MEM_ORIGIN_VMM_MAP)
+            a.pageSize = r->flags; /* the physical memory's granularity */
     } else {
         /* User memory counts as runtime host memory once it is pinned. */
         const struct oacl_mem_record *reg = oacl_registry_find_locked(OACL_SPACE_HOSTREG, p);

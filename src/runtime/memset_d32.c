@@ -39,6 +39,9 @@ static aclError check_fill(void *ptr, size_t memSize, size_t N, bool *device, co
                              "with aclrtHostRegister)",
                              ptr);
     }
+    if (r.readonly)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
+                         "ptr %p is read-only device memory (a constant or the code of a kernel binary)", ptr);
     if (N * 4 > r.base + r.size - a)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%zu bytes at %p run past the end of its %s allocation",
                          N * 4, ptr, r.kind == OACL_MEM_DEVICE ? "device" : "host");

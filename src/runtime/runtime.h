@@ -44,6 +44,9 @@ struct oacl_config {
     int32_t default_device;                 /* from aclInit config, -1 = none */
 };
 
+/* Reads, checks and applies aclInit's configuration file (init_config.c). */
+aclError oacl_config_file_load(const char *path);
+
 /* Process-wide configuration; read once from the environment on first use. */
 const struct oacl_config *oacl_config(void);
 void oacl_config_set_default_device(int32_t dev);
@@ -193,6 +196,7 @@ aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char 
 /* ---- kernels (kernel_binary.c, kernel_args.c) ----------------------------------- */
 
 struct oacl_binary;
+struct oacl_mem_record;
 
 struct oacl_function {
     struct oacl_obj obj;
@@ -208,6 +212,9 @@ struct oacl_binary {
     const struct oacl_kernel_info *kernels;
     struct oacl_function **funcs;       /* created on first lookup */
     pthread_mutex_t lock;
+    struct oacl_mem_record *ranges;     /* the module's memory in the address
+                                           registry (binary_global.c) */
+    uint32_t num_ranges;
 };
 
 #define OACL_ARGS_MAX_PARAMS 128u
@@ -240,5 +247,33 @@ struct oacl_args {
 
 /* Launch-time check of an argument list against the kernel's metadata. */
 aclError oacl_args_check(const struct oacl_args *a, const struct oacl_function *f, const char *fn);
+
+/* ---- device variables (symbol.c, binary_global.c) ------------------------------- */
+
+/*
+ * Loads `path` for dev as a new instance of binary b (its own globals): the
+ * module, its memory ranges in the address registry (device memory of dev,
+ * read-only parts read-only) and the device variables its constructors
+ * register. Fills b->module, kernels, dev, ranges. Fails with a message
+ * naming fn.
+ */
+aclError oacl_binary_load_module(struct oacl_binary *b, struct oacl_device *dev, const char *path, const char *fn);
+/* Takes the binary's variables and memory out of the symbol table and the
+ * registry (aclrtBinaryUnLoad; the object may live on a while). Idempotent. */
+void oacl_binary_forget_memory(struct oacl_binary *b);
+/* Undoes oacl_binary_load_module (the binary's last reference went). */
+void oacl_binary_unload_module(struct oacl_binary *b);
+
+/* Between begin and end, device variables registered by the calling thread
+ * (constructors of the module being loaded) are held back; end with commit
+ * enters them as variables of `owner` on `device`, else drops them. */
+void oacl_symbols_load_begin(void);
+void oacl_symbols_load_end(const void *owner, int32_t device, bool commit);
+/* Forgets every device variable of owner (its binary is unloaded). */
+void oacl_symbols_drop_owner(const void *owner);
+
+/* Device of the calling thread's current context, -1 if it has none (no
+ * implicit device, no error recorded). */
+int32_t oacl_ctx_device_quiet(void);
 
 #endif /* OACL_RUNTIME_RUNTIME_H */

@@ -1,7 +1,8 @@
 /*
  * The source rewriter of oacl-cc (tools/oacl_rewrite.c): <<<>>> launches
- * and asm("trap") become calls, everything else stays byte for byte, line
- * numbers are kept, and malformed launches are reported with their line.
+ * and asm("trap") become calls, namespace-scope __gm__ variables get a
+ * registration, everything else stays byte for byte, line numbers are
+ * kept, and malformed launches are reported with their line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -215,6 +216,78 @@ static void test_text_outside_launches_untouched(void **state)
     expect_rw(in, want, 1, 0);
 }
 
+/* ---- registrations of __gm__ variables ------------------------------------------ */
+
+/* The names registered in `in` (C++ or C), in order, as "a,b,c"; checks
+ * that lines are kept and that every registration follows a ';' on the
+ * line of its declaration. */
+static void expect_gm(const char *in, bool cxx, const char *names)
+{
+    struct oacl_rw_result r;
+    if (!oacl_rewrite(in, strlen(in), cxx, &r))
+        fail_msg("rewrite failed: line %u: %s\ninput:\n%s", r.diags[0].line, r.diags[0].msg, in);
+    assert_int_equal(count_lines(in, strlen(in)), count_lines(r.text, r.len));
+    char got[512] = "";
+    unsigned n = 0;
+    const char *key = cxx ? "::oacl_register_device_var(" : "oacl__gm_register(";
+    for (const char *p = strstr(r.text, key); p; p = strstr(p + 1, key)) {
+        const char *q = strstr(p, "sizeof(");
+        assert_non_null(q);
+        q += 7;
+        size_t len = strcspn(q, ")");
+        snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%.*s", n ? "," : "", (int)len, q);
+        n++;
+        /* Every constructor has its destructor. */
+        assert_non_null(strstr(p, cxx ? "::oacl_unregister_device_var(" : "oacl__gm_unregister("));
+    }
+    if (strcmp(got, names) != 0)
+        fail_msg("input:\n%s\nregistered \"%s\", want \"%s\"\noutput:\n%s", in, got, names, r.text);
+    assert_int_equal(r.gm_vars, n);
+    free(r.text);
+}
+
+static void test_gm_vars_registered(void **state)
+{
+    (void)state;
+    expect_gm("__gm__ int a = 1, b[4] = {1, 2}, *c;\n", true, "a,b,c");
+    expect_gm("static __gm__ volatile uint32_t flag;\nconst __gm__ float k = 1.0f;\n", true, "flag,k");
+    expect_gm("extern \"C\" {\n__gm__ float inl;\n}\nnamespace ns { namespace {\n__gm__ half h[16];\n} }\n", true,
+              "inl,h");
+    expect_gm("__gm__ std::array<int, 4> arr{};\n__gm__ struct T { int x; __gm__ int *p; } t;\n", true, "arr,t");
+    expect_gm("__gm__ int __attribute__((aligned(64))) v = 2;\nalignas(32) __gm__ char al[64];\n", true, "v,al");
+    expect_gm("extern __gm__ const int e = 3;\n", true, "e");
+    /* C sources: the same rule, C casts in the generated code. */
+    expect_gm("#include \"oacl/kernel.h\"\n__gm__ uint32_t g_scale = 3;\n__gm__ uint32_t g_hits[8];\n", false,
+              "g_scale,g_hits");
+    /* The registration keeps the line: what follows stays on it. */
+    struct oacl_rw_result r;
+    const char *in = "__gm__ int x; int y;\nint z;\n";
+    assert_true(oacl_rewrite(in, strlen(in), false, &r));
+    assert_non_null(strstr(r.text, "__gm__ int x; static void __attribute__((constructor))"));
+    assert_non_null(strstr(r.text, "} int y;\nint z;\n"));
+    free(r.text);
+}
+
+static void test_gm_vars_not_registered(void **state)
+{
+    (void)state;
+    expect_gm("extern __gm__ int decl_only;\n", true, "");
+    expect_gm("__gm__ int *f(__gm__ int *p);\n", true, "");
+    expect_gm("__gm__ int *g(__gm__ int *p) { static __gm__ int inside; return p; }\n", true, "");
+    expect_gm("struct S { __gm__ int *m; static __gm__ int s; };\n", true, "");
+    expect_gm("typedef __gm__ int gint;\ntemplate <typename X> __gm__ X tv;\n", true, "");
+    expect_gm("__gm__ int t; __gm__ int &r = t;\n", true, "t");
+    expect_gm("__gm__ int x(5);\nthread_local __gm__ int tl;\n", true, "");
+    expect_gm("int plain = 3;\nint *p = nullptr;\n", true, "");
+    expect_gm("extern \"C\" __global__ __aicore__ void k(__gm__ uint8_t *x) { __gm__ int *q = 0; (void)q; }\n", true,
+              "");
+    /* Not code: macros, comments, strings. */
+    expect_gm("#define GMV(x) __gm__ int x;\n// __gm__ int c1;\n/* __gm__ int c2; */\nconst char *s = \"__gm__ int s;\";\n",
+              true, "");
+    expect_gm("__gm__ int ns::member = 1;\n", true, "");
+    expect_gm("__gm__ x;\n__gm__ struct Tag;\n", false, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -228,6 +301,8 @@ int main(void)
         cmocka_unit_test(test_traps),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_text_outside_launches_untouched),
+        cmocka_unit_test(test_gm_vars_registered),
+        cmocka_unit_test(test_gm_vars_not_registered),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

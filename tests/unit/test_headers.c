@@ -1624,7 +1624,7 @@ static void test_macros(void **state)
         MC(ACL_HOST_DEVICE_CONNECT_TYPE_PCIE, 0, "int"),
         MC(ACL_HOST_DEVICE_CONNECT_TYPE_HCCS, 1, "int"),
         MC(ACL_HOST_DEVICE_CONNECT_TYPE_UB, 2, "int"),
-        MC(ACL_IPC_EVENT_HANDLE_SIZE, 64, "int"),
+        MC(ACL_IPC_EVENT_HANDLE_SIZE, 64U, "unsigned int"),
     };
     size_t bad = 0;
     for (size_t i = 0; i < ARRAY_LEN(macros); i++) {

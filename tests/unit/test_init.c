@@ -198,7 +198,7 @@ static void test_init_ignored_keys(void **state)
                       "  \"profiler\": {\"switch\": \"on\", \"aicpu\": \"on\"},\n"
                       "  \"StackSize\": 1048576, \"float\": -0.5e-3, \"exp\": 1E+10, \"zero\": 0,\n"
                       "  \"t\": true, \"f\": false, \"n\": null, \"empty\": [], \"eo\": {},\n"
-                      "  \"esc\": \"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\u20AC\\uD83D\",\n"
+                      "  \"esc\": \"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\u20AC\\uD83D\\uDE00\\u0000\",\n"
                       "  \"utf8\": \"\xc3\xa9\xe2\x82\xac\",\n"
                       "  \"dup\": 1, \"dup\": 2\n"
                       "}\n";
@@ -517,43 +517,45 @@ static void test_config_unreadable(void **state)
 static void test_config_invalid_json(void **state)
 {
     (void)state;
+    /* The configuration is parsed with cJSON: a syntax error is reported
+       with the line and column where the parser stopped; the raw-text
+       rules of init_config.c are named. */
     static const struct {
         const char *text;
         const char *why; /* what the message names */
     } cases[] = {
-        {"{} x", "text after the top-level value"},
-        {"{}}", "text after the top-level value"},
-        {"{}{}", "text after the top-level value"},
-        {"{\"a\": \"abc}", "unterminated string"},
-        {"{\"a\": \"abc", "unterminated string"},
-        {"{\"a\": \"ab\\", "unterminated string"},
-        {"{\"a\": \"\\x\"}", "bad escape in string"},
-        {"{\"a\": \"\\'\"}", "bad escape in string"},
-        {"{\"a\": \"\\u12G4\"}", "bad \\u escape"},
-        {"{\"a\": \"\\u12\"}", "bad \\u escape"},
-        {"{\"a\": \"tab\there\"}", "control character in string"},
-        {"{\"a\": \"line\nbreak\"}", "control character in string"},
-        {"{", "expected a member name"},
-        {"{\"a\"}", "expected ':'"},
-        {"{\"a\" 1}", "expected ':'"},
-        {"{\"a\": 1,}", "expected a member name"},
-        {"{a: 1}", "expected a member name"},
-        {"{'a': 1}", "expected a member name"},
-        {"{\"a\": 1 \"b\": 2}", "expected ',' or '}'"},
-        {"{\"a\": [1, 2,]}", "invalid value"},
-        {"{\"a\": [1 2]}", "expected ',' or ']'"},
-        {"{\"a\": [1, 2}", "expected ',' or ']'"},
-        {"{\"a\": }", "invalid value"},
-        {"{\"a\": tru}", "invalid value"},
-        {"{\"a\": nul}", "invalid value"},
-        {"{\"a\": NaN}", "invalid value"},
-        {"{\"a\": 01}", "expected ',' or '}'"},
-        {"{\"a\": 1.}", "invalid number"},
-        {"{\"a\": 1e}", "invalid number"},
-        {"{\"a\": -}", "invalid value"},
-        {"{\"a\": +1}", "invalid value"},
-        {"{\"a\": 1} // comment", "text after the top-level value"},
-        {"{\"a\":", "unexpected end of text"},
+        {"{} x", "syntax error at line 1, column 4"},
+        {"{}}", "syntax error at line 1, column 3"},
+        {"{}{}", "syntax error at line 1, column 3"},
+        {"{\"a\": \"abc}", "syntax error at line 1, column 8"},
+        {"{\"a\": \"abc", "syntax error at line 1, column 8"},
+        {"{\"a\": \"ab\\", "syntax error at line 1, column 8"},
+        {"{\"a\": \"\\x\"}", "syntax error at line 1, column 8"},
+        {"{\"a\": \"\\'\"}", "syntax error at line 1, column 8"},
+        {"{\"a\": \"\\u12\"}", "syntax error at line 1, column 8"},
+        {"{\"a\": \"tab\there\"}", "a control character inside a string at line 1, column 11"},
+        {"{\"a\": \"line\nbreak\"}", "a control character inside a string at line 1, column 12"},
+        {"{", "syntax error at line 1, column 2"},
+        {"{\"a\"}", "syntax error at line 1, column 5"},
+        {"{\"a\" 1}", "syntax error at line 1, column 6"},
+        {"{\"a\": 1,}", "syntax error at line 1, column 10"},
+        {"{a: 1}", "syntax error at line 1, column 3"},
+        {"{'a': 1}", "syntax error at line 1, column 3"},
+        {"{\"a\": 1 \"b\": 2}", "syntax error at line 1, column 9"},
+        {"{\"a\": [1, 2,]}", "syntax error at line 1, column 13"},
+        {"{\"a\": [1 2]}", "syntax error at line 1, column 10"},
+        {"{\"a\": [1, 2}", "syntax error at line 1, column 12"},
+        {"{\"a\": }", "syntax error at line 1, column 7"},
+        {"{\"a\": tru}", "syntax error at line 1, column 7"},
+        {"{\"a\": nul}", "syntax error at line 1, column 7"},
+        {"{\"a\": NaN}", "syntax error at line 1, column 7"},
+        {"{\"a\": 1e}", "syntax error at line 1, column 8"},
+        {"{\"a\": -}", "syntax error at line 1, column 7"},
+        {"{\"a\": +1}", "syntax error at line 1, column 7"},
+        {"{\"a\": 1} // comment", "syntax error at line 1, column 10"},
+        {"{\"a\":", "syntax error at line 1, column 6"},
+        {"{\n  \"a\": 1,\n  \"b\": tru\n}\n", "syntax error at line 3, column 8"},
+        {"{\r\n  \"a\": [\r\n    1,\r\n    x\r\n  ]\r\n}", "syntax error at line 4, column 5"},
     };
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
         const char *path = write_file("invalid.json", cases[i].text);
@@ -565,8 +567,18 @@ static void test_config_invalid_json(void **state)
         assert_false(is_initialized());
     }
     /* A NUL byte inside the text is not JSON either. */
-    ACL_ERR(aclInit(write_file_n("nul.json", "{\"a\": \"x\0y\"}", 12)), ACL_ERROR_PARSE_FILE, "is not valid JSON");
-    ACL_ERR(aclInit(write_file_n("nul2.json", "{}\0", 3)), ACL_ERROR_PARSE_FILE, "is not valid JSON");
+    ACL_ERR(aclInit(write_file_n("nul.json", "{\"a\": \"x\0y\"}", 12)), ACL_ERROR_PARSE_FILE,
+            "a NUL byte at line 1, column 9");
+    ACL_ERR(aclInit(write_file_n("nul2.json", "{}\0", 3)), ACL_ERROR_PARSE_FILE, "a NUL byte at line 1, column 3");
+    assert_false(is_initialized());
+    /* Forms cJSON accepts although strict JSON does not (a malformed \u
+       escape, leading zeros, a bare decimal point): harmless in keys the
+       runtime ignores, so they are accepted. */
+    static const char *const lenient[] = {"{\"a\": \"\\u12G4\"}", "{\"a\": 01}", "{\"a\": 1.}"};
+    for (size_t i = 0; i < ARRAY_LEN(lenient); i++) {
+        ACL_OK(aclInit(write_file("lenient.json", lenient[i])));
+        ACL_OK(aclFinalize());
+    }
     assert_int_equal(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
     assert_false(is_initialized());
 }

@@ -542,6 +542,40 @@ static void test_peer_access(void **state)
     ACL_OK(aclrtFree(d1));
 }
 
+/* Globals of a kernel binary (tests/kernels/rt_sym.c): g_const (7) is
+ * read-only device memory, g_scale writable. */
+static void load_globals(aclrtBinHandle *bin, uint32_t **konst, uint32_t **scale)
+{
+    size_t size = 0;
+    ACL_OK(aclrtBinaryLoadFromFile(oacl_test_kernel_path("rt_sym"), NULL, bin));
+    ACL_OK(aclrtBinaryGetGlobal(*bin, "g_const", (void **)konst, &size));
+    assert_int_equal(size, 4);
+    ACL_OK(aclrtBinaryGetGlobal(*bin, "g_scale", (void **)scale, &size));
+    assert_int_equal(size, 4);
+}
+
+/* A constant of a kernel binary is a source, never a destination. */
+static void test_binary_globals(void **state)
+{
+    (void)state;
+    aclrtBinHandle bin;
+    uint32_t *konst, *scale;
+    load_globals(&bin, &konst, &scale);
+    uint32_t v = 99, back = 0;
+    ACL_ERR(aclrtMemcpy2d(konst, 4, &v, 4, 4, 1, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID, "read-only");
+    ACL_ERR(aclrtMemcpy2dAsync(konst, 4, scale, 4, 4, 1, ACL_MEMCPY_DEVICE_TO_DEVICE, NULL),
+            ACL_ERROR_RT_PARAM_INVALID, "read-only");
+    ACL_OK(aclrtMemcpy2d(&back, 4, konst, 4, 4, 1, ACL_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(back, 7);
+    ACL_OK(aclrtMemcpy2dAsync(scale, 4, konst, 4, 4, 1, ACL_MEMCPY_DEVICE_TO_DEVICE, NULL));
+    ACL_OK(aclrtSynchronizeStream(NULL));
+    ACL_OK(aclrtMemcpy(&back, 4, scale, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(back, 7);
+    ACL_OK(aclrtMemcpy(&back, 4, konst, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(back, 7);
+    ACL_OK(aclrtBinaryUnLoad(bin));
+}
+
 /* ---- SoC profiles (child processes) -------------------------------------------- */
 
 /* H2D/D2H everywhere; asynchronous D2D only where the profile has it. */
@@ -612,6 +646,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_async_stream_order),
         cmocka_unit_test(test_async_pageable),
         cmocka_unit_test(test_peer_access),
+        cmocka_unit_test(test_binary_globals),
         cmocka_unit_test(test_profiles),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

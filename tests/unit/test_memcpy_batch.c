@@ -604,6 +604,38 @@ static void test_async_pageable(void **state)
     ACL_OK(aclrtDestroyStream(s));
 }
 
+/* Globals of a kernel binary (tests/kernels/rt_sym.c): g_const (7) is
+ * read-only device memory, g_scale writable. */
+static void load_globals(aclrtBinHandle *bin, uint32_t **konst, uint32_t **scale)
+{
+    size_t size = 0;
+    ACL_OK(aclrtBinaryLoadFromFile(oacl_test_kernel_path("rt_sym"), NULL, bin));
+    ACL_OK(aclrtBinaryGetGlobal(*bin, "g_const", (void **)konst, &size));
+    assert_int_equal(size, 4);
+    ACL_OK(aclrtBinaryGetGlobal(*bin, "g_scale", (void **)scale, &size));
+    assert_int_equal(size, 4);
+}
+
+/* A constant of a kernel binary is a source, never a destination. */
+static void test_binary_globals(void **state)
+{
+    (void)state;
+    aclrtBinHandle bin;
+    uint32_t *konst, *scale;
+    load_globals(&bin, &konst, &scale);
+    uint32_t v = 99, back = 0;
+    void *dsts[2] = {&back, konst}, *srcs[2] = {konst, &v};
+    size_t sizes[2] = {4, 4}, idx[2] = {0, 1}, fail = 0;
+    aclrtMemcpyBatchAttr at[2] = {attr(host_loc(), dev_loc(0)), attr(dev_loc(0), host_loc())};
+    ACL_ERR(aclrtMemcpyBatch(dsts, sizes, srcs, sizes, 2, at, idx, 2, &fail), ACL_ERROR_RT_PARAM_INVALID,
+            "dsts[1] 0x");
+    assert_int_equal(fail, 1);
+    assert_int_equal(back, 0); /* copy 0 was not done either */
+    ACL_OK(aclrtMemcpyBatch(dsts, sizes, srcs, sizes, 1, at, idx, 1, &fail));
+    assert_int_equal(back, 7);
+    ACL_OK(aclrtBinaryUnLoad(bin));
+}
+
 /* ---- SoC profiles ---------------------------------------------------------------- */
 
 static void child_unsupported(void)
@@ -676,6 +708,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_async_errors),
         cmocka_unit_test(test_no_context),
         cmocka_unit_test(test_peer),
+        cmocka_unit_test(test_binary_globals),
         cmocka_unit_test(test_async_order),
         cmocka_unit_test(test_async_pageable),
         cmocka_unit_test(test_profiles),

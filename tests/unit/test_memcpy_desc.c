@@ -520,6 +520,58 @@ static void test_with_condition(void **state)
     gate_fini(&g);
 }
 
+/* Globals of a kernel binary (tests/kernels/rt_sym.c): g_const (7) is
+ * read-only device memory, g_scale writable. */
+static void load_globals(aclrtBinHandle *bin, uint32_t **konst, uint32_t **scale)
+{
+    size_t size = 0;
+    ACL_OK(aclrtBinaryLoadFromFile(oacl_test_kernel_path("rt_sym"), NULL, bin));
+    ACL_OK(aclrtBinaryGetGlobal(*bin, "g_const", (void **)konst, &size));
+    assert_int_equal(size, 4);
+    ACL_OK(aclrtBinaryGetGlobal(*bin, "g_scale", (void **)scale, &size));
+    assert_int_equal(size, 4);
+}
+
+/* A constant of a kernel binary: never a destination, at the call or when
+ * the copy runs; a fine source. */
+static void test_binary_globals(void **state)
+{
+    (void)state;
+    aclrtBinHandle bin;
+    uint32_t *konst, *scale;
+    load_globals(&bin, &konst, &scale);
+    struct bufs b;
+    bufs_init(&b);
+    aclrtStream s;
+    ACL_OK(aclrtCreateStream(&s));
+    ACL_ERR(aclrtSetMemcpyDesc(b.desc, INNER, b.src, konst, 4, NULL), ACL_ERROR_RT_PARAM_INVALID,
+            "not writable device memory");
+    ACL_OK(aclrtSetMemcpyDesc(b.desc, INNER, konst, b.dst, 4, NULL));
+    ACL_OK(aclrtMemcpyAsyncWithDesc(b.desc, INNER, s));
+    ACL_OK(aclrtSynchronizeStream(s));
+    uint32_t got;
+    memcpy(&got, b.dst, 4);
+    assert_int_equal(got, 7);
+    /* The destination rewritten in stream order to the constant. */
+    ACL_OK(aclrtSetMemcpyDesc(b.desc, INNER, b.src, scale, 4, NULL));
+    ACL_OK(aclrtValueWrite(b.desc + 24, (uint64_t)(uintptr_t)konst, 0, s));
+    ACL_OK(aclrtMemcpyAsyncWithDesc(b.desc, INNER, s));
+    ACL_ERR(aclrtSynchronizeStream(s), ACL_ERROR_RT_SYS_DMA, "not valid writable device memory");
+    /* Offsets: a slot holding the constant's address as the destination. */
+    uint64_t *slots;
+    ACL_OK(aclrtMalloc((void **)&slots, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    slots[0] = (uint64_t)(uintptr_t)konst;
+    slots[1] = (uint64_t)(uintptr_t)b.src;
+    ACL_OK(aclrtMemcpyAsyncWithOffset((void **)&slots[0], 4, 0, (const void **)&slots[1], 4, 0, INNER, s));
+    ACL_ERR(aclrtSynchronizeStream(s), ACL_ERROR_RT_SYS_DMA, "destination range");
+    ACL_OK(aclrtMemcpy(&got, 4, konst, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(got, 7);
+    ACL_OK(aclrtFree(slots));
+    ACL_OK(aclrtDestroyStream(s));
+    bufs_fini(&b);
+    ACL_OK(aclrtBinaryUnLoad(bin));
+}
+
 /* ---- SoC profiles --------------------------------------------------------------------------- */
 
 /* Descriptors: size `desc` (0: unsupported); offsets supported or not. */
@@ -615,6 +667,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_with_desc_errors),
         cmocka_unit_test(test_with_offset),
         cmocka_unit_test(test_with_offset_errors),
+        cmocka_unit_test(test_binary_globals),
         cmocka_unit_test(test_with_condition),
         cmocka_unit_test(test_profiles),
     };

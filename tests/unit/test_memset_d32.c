@@ -245,6 +245,37 @@ static void test_no_context(void **state)
     ACL_OK(aclrtFree(d));
 }
 
+/* Globals of a kernel binary (tests/kernels/rt_sym.c): g_const (7) is
+ * read-only device memory, g_scale writable. */
+static void load_globals(aclrtBinHandle *bin, uint32_t **konst, uint32_t **scale)
+{
+    size_t size = 0;
+    ACL_OK(aclrtBinaryLoadFromFile(oacl_test_kernel_path("rt_sym"), NULL, bin));
+    ACL_OK(aclrtBinaryGetGlobal(*bin, "g_const", (void **)konst, &size));
+    assert_int_equal(size, 4);
+    ACL_OK(aclrtBinaryGetGlobal(*bin, "g_scale", (void **)scale, &size));
+    assert_int_equal(size, 4);
+}
+
+/* A constant of a kernel binary is never filled; a writable global is. */
+static void test_binary_globals(void **state)
+{
+    (void)state;
+    aclrtBinHandle bin;
+    uint32_t *konst, *scale;
+    load_globals(&bin, &konst, &scale);
+    ACL_ERR(aclrtMemsetD32(konst, 4, 1, 1), ACL_ERROR_RT_PARAM_INVALID, "read-only");
+    ACL_ERR(aclrtMemsetD32Async(konst, 4, 1, 1, NULL), ACL_ERROR_RT_PARAM_INVALID, "read-only");
+    ACL_OK(aclrtMemsetD32Async(scale, 4, 0x5555AAAAu, 1, NULL));
+    ACL_OK(aclrtSynchronizeStream(NULL));
+    uint32_t got = 0;
+    ACL_OK(aclrtMemcpy(&got, 4, scale, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(got, 0x5555AAAAu);
+    ACL_OK(aclrtMemcpy(&got, 4, konst, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(got, 7);
+    ACL_OK(aclrtBinaryUnLoad(bin));
+}
+
 /* ---- SoC profiles ------------------------------------------------------------ */
 
 static void child_profile(bool writes)
@@ -298,6 +329,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_async_order),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_no_context),
+        cmocka_unit_test(test_binary_globals),
         cmocka_unit_test(test_profiles),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -107,10 +107,12 @@ void oacl_cpu_copy_2d(const struct oacl_copy_2d *c)
 {
     if (c->width == 0 || c->height == 0)
         return;
+    oacl_cpu_gate_enter(); /* the destination may be device memory being exported */
     if (overlap_2d(c))
         move_rows_2d(c, backward_2d(c));
     else
         rows_2d(c, 0, c->height);
+    oacl_cpu_gate_leave();
 }
 
 int oacl_cpu_queue_copy_2d(struct oacl_queue *q, const struct oacl_copy_2d *c, char *err)
@@ -205,14 +207,15 @@ int oacl_cpu_queue_copy_batch(struct oacl_queue *q, const struct oacl_copy_item 
 
 /* ---- copies resolved at execution ------------------------------------------ */
 
-/* True when [a, a+n) lies inside one live device allocation: what the
- * device's DMA engine may touch. */
-static bool device_range_ok(uint64_t a, uint64_t n)
+/* True when [a, a+n) lies inside one live device allocation that the
+ * device's DMA engine may touch (and write, when `written`: not the
+ * read-only memory of a kernel binary). */
+static bool device_range_ok(uint64_t a, uint64_t n, bool written)
 {
     struct oacl_mem_record r;
     if (a > UINTPTR_MAX || !oacl_registry_lookup(OACL_SPACE_ALLOC, (uintptr_t)a, &r) || r.kind != OACL_MEM_DEVICE)
         return false;
-    return n <= r.base + r.size - (uintptr_t)a;
+    return n <= r.base + r.size - (uintptr_t)a && !(written && r.readonly);
 }
 
 static uint64_t load_le(const void *p, size_t n)
@@ -231,7 +234,7 @@ static void indirect_unit(struct oacl_task *t, uint32_t unit)
     static const char *const slot_names[3] = {"destination address", "source address", "length"};
     static const size_t slot_sizes[3] = {8, 8, 4};
     for (int i = 0; i < 3; i++) {
-        if (slots[i] && !device_range_ok((uintptr_t)slots[i], slot_sizes[i])) {
+        if (slots[i] && !device_range_ok((uintptr_t)slots[i], slot_sizes[i], false)) {
             snprintf(msg, sizeof msg, "copy task: its %s at %p is no longer valid device memory", slot_names[i],
                      slots[i]);
             oacl_exec_task_fail(t, ACL_ERROR_RT_SYS_DMA, msg);
@@ -245,13 +248,13 @@ static void indirect_unit(struct oacl_task *t, uint32_t unit)
     uint64_t dst = base_dst + c->dst_offset, src = base_src + c->src_offset;
     const char *bad = NULL;
     uint64_t at = 0;
-    if (dst < base_dst || !device_range_ok(dst, n))
+    if (dst < base_dst || !device_range_ok(dst, n, true))
         bad = "destination", at = dst;
-    else if (src < base_src || !device_range_ok(src, n))
+    else if (src < base_src || !device_range_ok(src, n, false))
         bad = "source", at = src;
     if (bad) {
-        snprintf(msg, sizeof msg, "copy task: %s range [0x%llx, +%llu) is not valid device memory", bad,
-                 (unsigned long long)at, (unsigned long long)n);
+        snprintf(msg, sizeof msg, "copy task: %s range [0x%llx, +%llu) is not valid %sdevice memory", bad,
+                 (unsigned long long)at, (unsigned long long)n, bad[0] == 'd' ? "writable " : "");
         oacl_exec_task_fail(t, ACL_ERROR_RT_SYS_DMA, msg);
         return;
     }
@@ -279,7 +282,7 @@ struct fill32_job {
     size_t n;
 };
 
-void oacl_cpu_fill32(void *dst, uint32_t value, size_t n)
+static void fill_words(void *dst, uint32_t value, size_t n)
 {
     uint8_t b = (uint8_t)value;
     if (value == b * 0x01010101u) {
@@ -291,11 +294,18 @@ void oacl_cpu_fill32(void *dst, uint32_t value, size_t n)
         p[i] = value;
 }
 
+void oacl_cpu_fill32(void *dst, uint32_t value, size_t n)
+{
+    oacl_cpu_gate_enter(); /* the memory may be device memory being exported */
+    fill_words(dst, value, n);
+    oacl_cpu_gate_leave();
+}
+
 static void fill32_unit(struct oacl_task *t, uint32_t unit)
 {
     struct fill32_job *j = t->data;
     size_t off = (size_t)unit * FILL_WORDS;
-    oacl_cpu_fill32(j->dst + off, j->value, j->n - off < FILL_WORDS ? j->n - off : FILL_WORDS);
+    fill_words(j->dst + off, j->value, j->n - off < FILL_WORDS ? j->n - off : FILL_WORDS);
 }
 
 int oacl_cpu_queue_fill32(struct oacl_queue *q, void *dst, uint32_t value, size_t n, char *err)

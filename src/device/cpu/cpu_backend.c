@@ -102,19 +102,30 @@ static void cpu_queue_destroy(struct oacl_queue *q)
     free(l);
 }
 
+void oacl_cpu_wait_queues(struct oacl_bdev *dev)
+{
+    pthread_mutex_lock(&g_queues_lock);
+    for (struct queue_link *l = g_queues; l; l = l->next)
+        if (!dev || l->q.dev == dev)
+            oacl_exec_wait(&l->q, oacl_exec_submitted(&l->q), -1);
+    pthread_mutex_unlock(&g_queues_lock);
+}
+
 static void cpu_dev_free(struct oacl_bdev *dev, void *ptr, size_t size)
 {
     /* Work queued before the free may still read or write the memory: let
        the device's queues get past it first. */
-    pthread_mutex_lock(&g_queues_lock);
-    for (struct queue_link *l = g_queues; l; l = l->next)
-        if (l->q.dev == dev)
-            oacl_exec_wait(&l->q, oacl_exec_submitted(&l->q), -1);
-    pthread_mutex_unlock(&g_queues_lock);
+    oacl_cpu_wait_queues(dev);
+    oacl_cpu_share_forget(dev, ptr); /* an exported allocation leaves its own file */
     oacl_cpu_dev_release(dev, ptr, size);
 }
 
-static void cpu_copy(void *dst, const void *src, size_t n) { memmove(dst, src, n); }
+static void cpu_copy(void *dst, const void *src, size_t n)
+{
+    oacl_cpu_gate_enter(); /* the destination may be device memory being exported */
+    memmove(dst, src, n);
+    oacl_cpu_gate_leave();
+}
 
 /* ---- copies and fills in stream order ---- */
 
@@ -322,6 +333,9 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .module_load = oacl_cpu_module_load,
     .module_ref = oacl_cpu_module_ref,
     .module_put = oacl_cpu_module_put,
+    .module_extent = oacl_cpu_module_extent,
+    .module_ranges = oacl_cpu_module_ranges,
+    .module_global = oacl_cpu_module_global,
     .queue_create = cpu_queue_create,
     .queue_discard = oacl_exec_discard_pending,
     .queue_destroy = cpu_queue_destroy,
@@ -346,6 +360,30 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .notify_wait = oacl_cpu_notify_wait,
     .queue_value_write = oacl_cpu_value_write,
     .queue_value_wait = oacl_cpu_value_wait,
+    /* built-in device tasks */
+    .queue_reduce = oacl_cpu_queue_reduce,
+    .queue_random = oacl_cpu_queue_random,
+    /* inter-process sharing and virtual memory */
+    .mem_share = oacl_cpu_mem_share,
+    .share_fd = oacl_cpu_share_fd,
+    .share_live = oacl_cpu_share_live,
+    .share_put = oacl_cpu_share_put,
+    .mem_attach = oacl_cpu_mem_attach,
+    .mem_detach = oacl_cpu_mem_detach,
+    .host_write_begin = oacl_cpu_gate_enter,
+    .host_write_end = oacl_cpu_gate_leave,
+    .phys_create = oacl_cpu_phys_create,
+    .va_reserve = oacl_cpu_va_reserve,
+    .va_release = oacl_cpu_va_release,
+    .va_map = oacl_cpu_va_map,
+    .va_protect = oacl_cpu_va_protect,
+    .va_unmap = oacl_cpu_va_unmap,
+    .notify_share = oacl_cpu_notify_share,
+    .notify_import = oacl_cpu_notify_import,
+    .notify_reset = oacl_cpu_notify_reset,
+    .event_create_shared = oacl_cpu_event_create_shared,
+    .event_share_fd = oacl_cpu_event_share_fd,
+    .event_import = oacl_cpu_event_import,
     /* memory extras (copy_ops.c) */
     .copy_2d = oacl_cpu_copy_2d,
     .queue_copy_2d = oacl_cpu_queue_copy_2d,

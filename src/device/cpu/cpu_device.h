@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "device/backend.h"
 #include "oacl/kernel_abi.h"
@@ -93,6 +94,20 @@ struct oacl_queue {
     char fault_msg[OACL_BACKEND_ERRLEN];
 };
 
+/* An exported data object of a module (aclrtBinaryGetGlobal). */
+struct oacl_module_object {
+    const char *name;                /* into the module's copy of its string table */
+    uintptr_t addr;
+    size_t size;
+};
+
+/*
+ * One loaded instance of a kernel binary. Every load is its own instance
+ * (own globals): the first from the file itself, later ones, while the
+ * file is loaded, from a private copy (memfd, else a temporary file) that
+ * stays open until the instance is unloaded, so that the dynamic loader
+ * never mistakes one instance for another.
+ */
 struct oacl_module {
     uint32_t refs;                   /* atomic */
     void *dl;
@@ -100,6 +115,15 @@ struct oacl_module {
     const struct oacl_kernel_binary_desc *desc;
     struct oacl_kernel_info *infos;
     uint32_t num_kernels;
+    int copy_fd;                     /* private copy's descriptor, -1: none */
+    char *copy_path;                 /* private temporary file, removed at unload */
+    uintptr_t base;                  /* image: lowest PT_LOAD page ... */
+    size_t extent;                   /* ... to the end of the highest, page rounded */
+    struct oacl_module_range *ranges;
+    uint32_t num_ranges;
+    struct oacl_module_object *objects;
+    uint32_t num_objects;
+    char *strtab;
 };
 
 /* ---- executor (executor.c) ---- */
@@ -180,6 +204,8 @@ struct oacl_poll {
     bool (*ready)(struct oacl_poll *p);  /* may consume what it waits for */
     uint64_t timeout_ns;                 /* 0: none; counted from parking */
     const char *what;                    /* for the timeout message */
+    int error;                           /* set by ready() (returning true) to fail the wait */
+    const char *error_msg;               /* static text for error */
     /* poller's own */
     uint64_t deadline_ns;
     struct oacl_poll *prev, *next;
@@ -212,6 +238,51 @@ int oacl_cpu_module_load(struct oacl_bdev *dev, const char *path, struct oacl_mo
                          const struct oacl_kernel_info **kernels, uint32_t *num_kernels, char *err);
 void oacl_cpu_module_ref(struct oacl_module *m);
 void oacl_cpu_module_put(struct oacl_module *m);
+void oacl_cpu_module_extent(struct oacl_module *m, void **base, size_t *size);
+uint32_t oacl_cpu_module_ranges(struct oacl_module *m, struct oacl_module_range *out, uint32_t max);
+int oacl_cpu_module_global(struct oacl_module *m, const char *name, void **addr, size_t *size);
+
+/* ---- built-in device tasks (reduce_task.c, random_task.c) ---- */
+
+int oacl_cpu_queue_reduce(struct oacl_queue *q, void *dst, const void *src, uint64_t n, enum oacl_reduce_op op,
+                          aclDataType type, char *err);
+int oacl_cpu_queue_random(struct oacl_queue *q, const struct oacl_random_task *task, char *err);
+
+/* ---- inter-process sharing and virtual memory (mem_gate.c, ipc_mem.c, vmm_mem.c) ---- */
+
+/* The memory-writer gate: stores into device memory happen inside it;
+ * closing waits for the writers inside and holds new ones off. */
+void oacl_cpu_gate_enter(void);
+void oacl_cpu_gate_leave(void);
+void oacl_cpu_gate_close(void);
+void oacl_cpu_gate_open(void);
+/* The arena's file and the offset of [p, p+len) when the range lies
+ * inside live allocations of dev (device_mem.c). */
+bool oacl_cpu_arena_extent(struct oacl_bdev *dev, uintptr_t p, size_t len, int *fd, off_t *off);
+/* Waits for the work queued on dev's queues (every queue when dev is NULL). */
+void oacl_cpu_wait_queues(struct oacl_bdev *dev);
+/* A sealed, owner-only memory file of size bytes. */
+int oacl_cpu_memfd(const char *name, size_t size, int *out, char *err);
+int oacl_cpu_mem_share(struct oacl_bdev *dev, void *ptr, size_t size, struct oacl_bshare **out, char *err);
+int oacl_cpu_share_fd(struct oacl_bshare *s, int *fd, char *err);
+bool oacl_cpu_share_live(struct oacl_bshare *s);
+void oacl_cpu_share_put(struct oacl_bshare *s);
+/* The allocation at ptr is being freed: back into the arena. */
+void oacl_cpu_share_forget(struct oacl_bdev *dev, void *ptr);
+int oacl_cpu_mem_attach(int fd, size_t size, void **out, char *err);
+void oacl_cpu_mem_detach(struct oacl_bdev *dev, void *ptr, size_t size);
+int oacl_cpu_phys_create(size_t size, int *fd, char *err);
+int oacl_cpu_va_reserve(size_t size, size_t align, void *fixed, void **out, char *err);
+void oacl_cpu_va_release(void *ptr, size_t size);
+int oacl_cpu_va_map(void *va, size_t size, int fd, int access, char *err);
+int oacl_cpu_va_protect(void *va, size_t size, int access, char *err);
+void oacl_cpu_va_unmap(void *va, size_t size);
+int oacl_cpu_notify_share(struct oacl_bnotify *n, int *fd, char *err);
+int oacl_cpu_notify_import(struct oacl_bdev *dev, int fd, struct oacl_bnotify **out, char *err);
+int oacl_cpu_notify_reset(struct oacl_queue *q, struct oacl_bnotify *n, char *err);
+int oacl_cpu_event_create_shared(struct oacl_bdev *dev, struct oacl_bevent **out, char *err);
+int oacl_cpu_event_share_fd(struct oacl_bevent *e, int *fd, char *err);
+int oacl_cpu_event_import(struct oacl_bdev *dev, int fd, struct oacl_bevent **out, char *err);
 
 /* ---- 2-D, batched and indirect copies, 32-bit fills (copy_ops.c) ---- */
 

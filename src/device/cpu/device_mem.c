@@ -3,10 +3,10 @@
  *
  * Each device owns one sparse shared-memory file (memfd) as large as its
  * capacity, mapped once: that mapping is the device's address range, apart
- * from every host allocation, and its pages can later be handed to another
- * process through the file. Allocating carves an extent out of the range
- * (first fit, 512-byte granules, bookkeeping only: pages appear on first
- * touch); freeing returns the extent, merges it with free neighbours and
+ * from every host allocation. Allocating carves an extent out of the range
+ * (first fit, whole pages, bookkeeping only: pages appear on first touch;
+ * no two allocations share a page, so that one allocation can be handed to
+ * another process on its own, see ipc_mem.c); freeing returns the extent, merges it with free neighbours and
  * punches the whole pages inside the merged extent out of the file so the
  * memory goes back to the system. An extent is never in two live
  * allocations at once.
@@ -24,8 +24,6 @@
 #include "common/imap.h"
 #include "device/cpu/cpu_device.h"
 #include "device/cpu/soc_profile.h"
-
-#define GRANULE 512u
 
 struct oacl_arena {
     pthread_mutex_t lock;
@@ -93,9 +91,10 @@ static int first_fit(const struct oacl_imap_entry *e, void *arg)
 int oacl_cpu_dev_alloc(struct oacl_bdev *dev, size_t size, size_t align, void **out, char *err)
 {
     struct oacl_arena *a = dev->arena;
-    size_t len = (size + GRANULE - 1) & ~(size_t)(GRANULE - 1);
-    if (align < GRANULE)
-        align = GRANULE;
+    size_t ps = page_size();
+    size_t len = (size + ps - 1) & ~(ps - 1);
+    if (align < ps)
+        align = ps;
     if (len < size || len > a->capacity) {
         snprintf(err, OACL_BACKEND_ERRLEN, "%zu bytes exceed device %u's %zu bytes of memory", size, dev->index,
                  a->capacity);
@@ -137,7 +136,7 @@ void oacl_cpu_dev_release(struct oacl_bdev *dev, void *ptr, size_t size)
 {
     struct oacl_arena *a = dev->arena;
     uintptr_t start = (uintptr_t)ptr;
-    size_t len = (size + GRANULE - 1) & ~(size_t)(GRANULE - 1);
+    size_t len = (size + page_size() - 1) & ~(page_size() - 1);
     pthread_mutex_lock(&a->lock);
     struct oacl_imap_entry prev, next;
     if (start > (uintptr_t)a->base && oacl_imap_find(&a->free_extents, start - 1, &prev) &&
@@ -174,4 +173,20 @@ int oacl_cpu_arena_init(struct oacl_bdev *dev, uint64_t capacity, char *err)
     a->capacity = (size_t)capacity & ~(size_t)(page_size() - 1);
     dev->arena = a;
     return ACL_SUCCESS;
+}
+
+bool oacl_cpu_arena_extent(struct oacl_bdev *dev, uintptr_t p, size_t len, int *fd, off_t *off)
+{
+    struct oacl_arena *a = dev->arena;
+    struct oacl_imap_entry e;
+    pthread_mutex_lock(&a->lock);
+    uintptr_t base = (uintptr_t)a->base;
+    bool ok = a->base && p >= base && len <= a->capacity && p - base <= a->capacity - len &&
+              !oacl_imap_first_overlap(&a->free_extents, p, len, &e);
+    if (ok) {
+        *fd = a->fd;
+        *off = (off_t)(p - base);
+    }
+    pthread_mutex_unlock(&a->lock);
+    return ok;
 }

@@ -8,6 +8,9 @@
  * wait was enqueued, so a later re-record cannot release or block it.
  * Captures are kept in a list until they complete; a capture that is not
  * in the list is complete.
+ *
+ * IPC events (event_create_shared, event_import) keep their state in
+ * shared memory: the ops below hand them over to ipc_event.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -19,6 +22,7 @@
 #include "acl/acl.h"
 #include "common/futex.h"
 #include "device/cpu/cpu_device.h"
+#include "device/cpu/ipc_event.h"
 
 struct capture {
     uint64_t gen;
@@ -39,12 +43,15 @@ struct oacl_bevent {
     uint32_t word;                /* atomic futex word: bumped whenever a capture completes */
     uint32_t sleepers;            /* atomic */
     uint32_t pending_waits;       /* wait tasks not yet satisfied */
+    struct oacl_ipc_event *ipc;   /* IPC events: the shared state (ipc_event.c) */
 };
 
 static void event_put(struct oacl_bevent *e)
 {
     if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) != 0)
         return;
+    if (e->ipc)
+        oacl_cpu_ipc_event_destroy(e->ipc);
     pthread_mutex_destroy(&e->lock);
     free(e);
 }
@@ -64,6 +71,41 @@ int oacl_cpu_event_create(struct oacl_bdev *dev, struct oacl_bevent **out, char 
 }
 
 void oacl_cpu_event_destroy(struct oacl_bevent *e) { event_put(e); }
+
+/* An IPC event: a plain event object whose ops go to ipc_event.c. */
+static int ipc_wrap(struct oacl_bdev *dev, int fd, struct oacl_bevent **out, char *err)
+{
+    struct oacl_bevent *e = NULL;
+    int rc = oacl_cpu_event_create(dev, &e, err);
+    if (rc == ACL_SUCCESS)
+        rc = fd < 0 ? oacl_cpu_ipc_event_create(&e->ipc, err) : oacl_cpu_ipc_event_import(fd, &e->ipc, err);
+    if (rc) {
+        if (e)
+            event_put(e);
+        return rc;
+    }
+    *out = e;
+    return ACL_SUCCESS;
+}
+
+int oacl_cpu_event_create_shared(struct oacl_bdev *dev, struct oacl_bevent **out, char *err)
+{
+    return ipc_wrap(dev, -1, out, err);
+}
+
+int oacl_cpu_event_import(struct oacl_bdev *dev, int fd, struct oacl_bevent **out, char *err)
+{
+    return ipc_wrap(dev, fd, out, err);
+}
+
+int oacl_cpu_event_share_fd(struct oacl_bevent *e, int *fd, char *err)
+{
+    if (!e->ipc) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "not an IPC event");
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    return oacl_cpu_ipc_event_fd(e->ipc, fd, err);
+}
 
 /* ---- record ------------------------------------------------------------ */
 
@@ -122,6 +164,8 @@ static void event_task_release(struct oacl_task *t)
 
 int oacl_cpu_event_record(struct oacl_queue *q, struct oacl_bevent *e, char *err)
 {
+    if (e->ipc)
+        return oacl_cpu_ipc_event_record(q, e->ipc, err);
     struct oacl_task *t = oacl_task_new(sizeof(struct record_data));
     struct capture *c = calloc(1, sizeof(*c));
     if (!t || !c) {
@@ -202,6 +246,8 @@ static void wait_release(struct oacl_task *t)
 
 int oacl_cpu_event_wait(struct oacl_queue *q, struct oacl_bevent *e, bool *queued, char *err)
 {
+    if (e->ipc)
+        return oacl_cpu_ipc_event_wait(q, e->ipc, 0, queued, err);
     pthread_mutex_lock(&e->lock);
     uint64_t gen = e->last_gen > e->reset_gen ? e->last_gen : 0;
     pthread_mutex_unlock(&e->lock);
@@ -242,6 +288,10 @@ static void reset_run(struct oacl_task *t, uint32_t unit)
 
 int oacl_cpu_event_reset(struct oacl_queue *q, struct oacl_bevent *e, char *err)
 {
+    if (e->ipc) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "IPC events cannot be reset");
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    }
     struct oacl_task *t = oacl_task_new(sizeof(struct record_data));
     if (!t) {
         snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for an event reset");
@@ -279,6 +329,11 @@ static int newest_state(struct oacl_bevent *e, uint64_t *gen)
 
 void oacl_cpu_event_query(struct oacl_bevent *e, struct oacl_event_state *st)
 {
+    if (e->ipc) {
+        oacl_cpu_ipc_event_query(e->ipc, st);
+        return;
+    }
+    st->ipc_error = 0;
     uint64_t gen;
     pthread_mutex_lock(&e->lock);
     int s = newest_state(e, &gen);
@@ -292,6 +347,8 @@ void oacl_cpu_event_query(struct oacl_bevent *e, struct oacl_event_state *st)
 
 int oacl_cpu_event_sync(struct oacl_bevent *e, int64_t timeout_ns)
 {
+    if (e->ipc)
+        return oacl_cpu_ipc_event_sync(e->ipc, timeout_ns);
     uint64_t deadline = timeout_ns >= 0 ? oacl_now_ns() + (uint64_t)timeout_ns : UINT64_MAX;
     uint64_t target;
     pthread_mutex_lock(&e->lock);

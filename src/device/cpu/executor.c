@@ -229,7 +229,10 @@ static void drive(struct oacl_task *t)
 {
     while (t) {
         if (t->kind == OACL_TASK_INLINE) {
+            /* Inline tasks may store into device memory (value writes). */
+            oacl_cpu_gate_enter();
             t->run(t, 0); /* records still complete (with the error) */
+            oacl_cpu_gate_leave();
         } else if (oacl_exec_stopped(t->queue)) {
             t->started = false; /* dropped unrun: its release drops the payload */
         } else if (!t->start(t)) {
@@ -250,7 +253,9 @@ static void run_units(struct oacl_task *t)
             return;
         if (u == 0 && t->timeout_ns)
             __atomic_store_n(&t->start_ns, oacl_now_ns(), __ATOMIC_RELAXED);
+        oacl_cpu_gate_enter(); /* a unit may store into device memory */
         t->run(t, u);
+        oacl_cpu_gate_leave();
         if (__atomic_add_fetch(&t->units_done, 1, __ATOMIC_ACQ_REL) == t->units)
             drive(finish_task(t));
     }

@@ -4,15 +4,24 @@
  * (include/oacl/kernel_abi.h). Before handing a file to the dynamic loader
  * it is checked by hand: the loader maps segments straight from the file, so
  * a truncated file would fault on first touch instead of failing cleanly.
+ *
+ * Every load is a separate instance with its own globals (a device has its
+ * own copy of a binary's variables; two loads never share them). The
+ * instance's segments and exported data objects are read from the file
+ * image for aclrtBinaryGetDevAddress / aclrtBinaryGetGlobal and for the
+ * address registry, which treats them as device memory.
  */
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -53,59 +62,331 @@ static int fmt_err(char *err, int code, const char *fmt, ...)
     return code;
 }
 
-/* Checks that path is a complete shared object for this host. */
-static int check_elf(const char *path, char *err)
+/* The file's bytes, read once: checks, the layout and a private copy all
+ * use the same image. */
+struct image {
+    unsigned char *data;
+    size_t len;
+};
+
+static int read_image(const char *path, struct image *img, char *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "cannot open kernel binary '%s': %s", path, strerror(errno));
     struct stat st;
     int rc = ACL_ERROR_RT_PARAM_INVALID;
-    Elf64_Ehdr eh;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         fmt_err(err, rc, "kernel binary '%s' is not a regular file", path);
         goto out;
     }
-    if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) {
-        fmt_err(err, rc, "'%s' is not a kernel binary (not an ELF file)", path);
+    img->len = (size_t)st.st_size;
+    img->data = malloc(img->len ? img->len : 1);
+    if (!img->data) {
+        rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory reading kernel binary '%s'", path);
         goto out;
     }
-    if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != HOST_EM) {
-        fmt_err(err, rc, "kernel binary '%s' was built for another device (%s code; this device runs %s kernels)",
-                path, eh.e_ident[EI_CLASS] != ELFCLASS64 ? "32-bit" : machine_name(eh.e_machine), HOST_MACHINE);
-        goto out;
+    size_t got = 0;
+    while (got < img->len) {
+        ssize_t r = pread(fd, img->data + got, img->len - got, (off_t)got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
     }
-    if (eh.e_type != ET_DYN) {
-        fmt_err(err, rc,
-                "'%s' is not a kernel binary (an ELF %s, not a loadable module; build it with "
-                "ascendc_fatbin_library or oacl-cc)",
-                path, eh.e_type == ET_REL ? "relocatable object" : eh.e_type == ET_EXEC ? "executable" : "file");
-        goto out;
-    }
-    uint64_t size = (uint64_t)st.st_size;
-    uint64_t ph_end = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
-    uint64_t sh_end = eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize;
-    if (eh.e_phentsize != sizeof(Elf64_Phdr) || ph_end > size || sh_end > size) {
-        fmt_err(err, rc, "kernel binary '%s' is truncated or corrupt (%llu bytes; its headers need %llu)", path,
-                (unsigned long long)size, (unsigned long long)(ph_end > sh_end ? ph_end : sh_end));
-        goto out;
-    }
-    for (unsigned i = 0; i < eh.e_phnum; i++) {
-        Elf64_Phdr ph;
-        if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (uint64_t)i * sizeof(ph))) != (ssize_t)sizeof(ph)) {
-            fmt_err(err, rc, "kernel binary '%s' is truncated (program header %u unreadable)", path, i);
-            goto out;
-        }
-        if (ph.p_type == PT_LOAD && ph.p_offset + ph.p_filesz > size) {
-            fmt_err(err, rc, "kernel binary '%s' is truncated (%llu bytes; segment %u ends at %llu)", path,
-                    (unsigned long long)size, i, (unsigned long long)(ph.p_offset + ph.p_filesz));
-            goto out;
-        }
-    }
+    img->len = got; /* a file that shrank meanwhile is checked as it is now */
     rc = ACL_SUCCESS;
 out:
+    if (rc) {
+        free(img->data);
+        img->data = NULL;
+    }
     close(fd);
     return rc;
+}
+
+/* A struct of type T at offset off of the image, copied (the image has no
+ * alignment guarantees). False if it does not lie inside. */
+static bool image_get(const struct image *img, uint64_t off, void *out, size_t size)
+{
+    if (off > img->len || size > img->len - off)
+        return false;
+    memcpy(out, img->data + off, size);
+    return true;
+}
+
+/* Checks that the image is a complete shared object for this host. */
+static int check_elf(const char *path, const struct image *img, char *err)
+{
+    const int rc = ACL_ERROR_RT_PARAM_INVALID;
+    Elf64_Ehdr eh;
+    if (!image_get(img, 0, &eh, sizeof(eh)) || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
+        return fmt_err(err, rc, "'%s' is not a kernel binary (not an ELF file)", path);
+    if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != HOST_EM)
+        return fmt_err(err, rc, "kernel binary '%s' was built for another device (%s code; this device runs %s kernels)",
+                       path, eh.e_ident[EI_CLASS] != ELFCLASS64 ? "32-bit" : machine_name(eh.e_machine), HOST_MACHINE);
+    if (eh.e_type != ET_DYN)
+        return fmt_err(err, rc,
+                       "'%s' is not a kernel binary (an ELF %s, not a loadable module; build it with "
+                       "ascendc_fatbin_library or oacl-cc)",
+                       path, eh.e_type == ET_REL ? "relocatable object" : eh.e_type == ET_EXEC ? "executable" : "file");
+    uint64_t size = img->len;
+    uint64_t ph_end = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+    uint64_t sh_end = eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize;
+    if (eh.e_phentsize != sizeof(Elf64_Phdr) || ph_end > size || sh_end > size)
+        return fmt_err(err, rc, "kernel binary '%s' is truncated or corrupt (%llu bytes; its headers need %llu)", path,
+                       (unsigned long long)size, (unsigned long long)(ph_end > sh_end ? ph_end : sh_end));
+    for (unsigned i = 0; i < eh.e_phnum; i++) {
+        Elf64_Phdr ph;
+        if (!image_get(img, eh.e_phoff + (uint64_t)i * sizeof(ph), &ph, sizeof(ph)))
+            return fmt_err(err, rc, "kernel binary '%s' is truncated (program header %u unreadable)", path, i);
+        if (ph.p_type == PT_LOAD && (ph.p_offset > size || ph.p_filesz > size - ph.p_offset))
+            return fmt_err(err, rc, "kernel binary '%s' is truncated (%llu bytes; segment %u ends at %llu)", path,
+                           (unsigned long long)size, i, (unsigned long long)(ph.p_offset + ph.p_filesz));
+    }
+    return ACL_SUCCESS;
+}
+
+/* ---- layout: segments and exported data objects -------------------------------- */
+
+/* The exported symbols of the image's .dynsym: defined data objects with
+ * default or protected visibility go to m->objects (addresses added at
+ * load); *has_desc tells whether the descriptor symbol is among them. A
+ * stripped or odd symbol table just yields no objects. */
+static int read_objects(const struct image *img, struct oacl_module *m, bool *has_desc)
+{
+    *has_desc = false;
+    Elf64_Ehdr eh;
+    image_get(img, 0, &eh, sizeof(eh));
+    if (eh.e_shentsize != sizeof(Elf64_Shdr))
+        return ACL_SUCCESS;
+    for (unsigned i = 0; i < eh.e_shnum; i++) {
+        Elf64_Shdr sh, strh;
+        if (!image_get(img, eh.e_shoff + (uint64_t)i * sizeof(sh), &sh, sizeof(sh)) || sh.sh_type != SHT_DYNSYM)
+            continue;
+        if (sh.sh_entsize != sizeof(Elf64_Sym) || sh.sh_link >= eh.e_shnum ||
+            !image_get(img, eh.e_shoff + (uint64_t)sh.sh_link * sizeof(strh), &strh, sizeof(strh)) ||
+            sh.sh_offset > img->len || sh.sh_size > img->len - sh.sh_offset || strh.sh_offset > img->len ||
+            strh.sh_size > img->len - strh.sh_offset || strh.sh_size == 0)
+            return ACL_SUCCESS;
+        size_t nsyms = sh.sh_size / sizeof(Elf64_Sym);
+        m->strtab = malloc(strh.sh_size + 1);
+        m->objects = calloc(nsyms ? nsyms : 1, sizeof(*m->objects));
+        if (!m->strtab || !m->objects)
+            return ACL_ERROR_RT_MEMORY_ALLOCATION;
+        memcpy(m->strtab, img->data + strh.sh_offset, strh.sh_size);
+        m->strtab[strh.sh_size] = '\0';
+        for (size_t k = 0; k < nsyms; k++) {
+            Elf64_Sym sym;
+            image_get(img, sh.sh_offset + k * sizeof(sym), &sym, sizeof(sym));
+            unsigned bind = ELF64_ST_BIND(sym.st_info), vis = ELF64_ST_VISIBILITY(sym.st_other);
+            if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
+                sym.st_name == 0 || sym.st_name >= strh.sh_size ||
+                !(bind == STB_GLOBAL || bind == STB_WEAK || bind == STB_GNU_UNIQUE) ||
+                !(vis == STV_DEFAULT || vis == STV_PROTECTED))
+                continue;
+            struct oacl_module_object *o = &m->objects[m->num_objects++];
+            o->name = m->strtab + sym.st_name;
+            o->addr = (uintptr_t)sym.st_value; /* relative until loaded */
+            o->size = (size_t)sym.st_size;
+            if (strcmp(o->name, OACL_KBIN_SYMBOL) == 0)
+                *has_desc = true;
+        }
+        return ACL_SUCCESS;
+    }
+    return ACL_SUCCESS;
+}
+
+/* The loaded image's ranges: every PT_LOAD segment (bytes it covers in
+ * memory), writable ones split where PT_GNU_RELRO made a part read-only
+ * after relocation (the loader protects whole pages inside it). */
+static int compute_ranges(const struct image *img, struct oacl_module *m, uintptr_t bias)
+{
+    Elf64_Ehdr eh;
+    image_get(img, 0, &eh, sizeof(eh));
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t relro_lo = 0, relro_hi = 0, lo = UINTPTR_MAX, hi = 0;
+    unsigned loads = 0;
+    for (unsigned i = 0; i < eh.e_phnum; i++) {
+        Elf64_Phdr ph;
+        image_get(img, eh.e_phoff + (uint64_t)i * sizeof(ph), &ph, sizeof(ph));
+        if (ph.p_type == PT_GNU_RELRO) {
+            relro_lo = (bias + (uintptr_t)ph.p_vaddr) & ~(page - 1);
+            relro_hi = (bias + (uintptr_t)(ph.p_vaddr + ph.p_memsz)) & ~(page - 1);
+        } else if (ph.p_type == PT_LOAD && ph.p_memsz) {
+            loads++;
+        }
+    }
+    m->ranges = calloc(loads * 3 + 1, sizeof(*m->ranges));
+    if (!m->ranges)
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    for (unsigned i = 0; i < eh.e_phnum; i++) {
+        Elf64_Phdr ph;
+        image_get(img, eh.e_phoff + (uint64_t)i * sizeof(ph), &ph, sizeof(ph));
+        if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
+            continue;
+        uintptr_t b = bias + (uintptr_t)ph.p_vaddr, e = b + (uintptr_t)ph.p_memsz;
+        lo = b < lo ? b : lo;
+        hi = e > hi ? e : hi;
+        bool w = (ph.p_flags & PF_W) != 0;
+        /* [b, e) minus [relro_lo, relro_hi) writable, the overlap read-only */
+        uintptr_t cut[4] = {b, b, e, e};
+        bool relro = w && relro_hi > relro_lo && relro_lo < e && relro_hi > b;
+        if (relro) {
+            cut[1] = relro_lo > b ? relro_lo : b;
+            cut[2] = relro_hi < e ? relro_hi : e;
+        }
+        for (int k = 0; k < 3; k++) {
+            if (cut[k + 1] <= cut[k])
+                continue;
+            struct oacl_module_range *r = &m->ranges[m->num_ranges++];
+            r->base = (void *)cut[k];
+            r->size = cut[k + 1] - cut[k];
+            r->writable = w && !(relro && k == 1);
+        }
+    }
+    m->base = loads ? lo & ~(page - 1) : bias;
+    m->extent = loads ? ((hi + page - 1) & ~(page - 1)) - m->base : 0;
+    return ACL_SUCCESS;
+}
+
+/* ---- loading an instance ----------------------------------------------------------- */
+
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U
+#endif
+
+/* Serialises "is this file loaded already?" with the load that follows. */
+static pthread_mutex_t g_load_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool write_all(int fd, const struct image *img)
+{
+    size_t done = 0;
+    while (done < img->len) {
+        ssize_t w = write(fd, img->data + done, img->len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        done += (size_t)w;
+    }
+    return true;
+}
+
+/* Loads the image from a private copy: a memfd (executable), else a
+ * temporary file. The copy stays open/present until the instance goes. */
+static void *open_copy(const char *path, const struct image *img, struct oacl_module *m, char *err)
+{
+    char why[400] = "";
+    int fd = -1;
+    /* The loader also matches objects by name: a copy whose instance could
+       not be unloaded (RTLD_NODELETE, DF_1_NODELETE) keeps its name
+       "/proc/self/fd/N" for good, so a descriptor number with such a
+       leftover is kept open (never reused) and another one is taken. */
+    for (int attempt = 0; attempt < 16; attempt++) {
+        fd = memfd_create("oacl-kernel", MFD_CLOEXEC | MFD_EXEC);
+        if (fd < 0 && errno == EINVAL)
+            fd = memfd_create("oacl-kernel", MFD_CLOEXEC); /* kernels before 6.3 */
+        if (fd < 0)
+            break;
+        char p[64];
+        snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+        void *stale = dlopen(p, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+        if (!stale)
+            break;
+        dlclose(stale);
+        OACL_DEBUG("descriptor %d names a kernel binary that stays loaded; not reused", fd);
+        fd = -1;
+    }
+    if (fd >= 0) {
+        if (write_all(fd, img)) {
+            char p[64];
+            snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+            void *dl = dlopen(p, RTLD_NOW | RTLD_LOCAL);
+            if (dl) {
+                m->copy_fd = fd;
+                return dl;
+            }
+            snprintf(why, sizeof(why), "%s", dlerror());
+        } else {
+            snprintf(why, sizeof(why), "writing a memfd: %s", strerror(errno));
+        }
+        close(fd);
+    } else {
+        snprintf(why, sizeof(why), "memfd_create: %s", errno ? strerror(errno) : "no usable descriptor");
+    }
+    const char *dir = getenv("TMPDIR");
+    char *tmpl = NULL;
+    if (asprintf(&tmpl, "%s/oacl-kernel-XXXXXX", dir && *dir ? dir : "/tmp") < 0) {
+        fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
+        return NULL;
+    }
+    fd = mkostemp(tmpl, O_CLOEXEC);
+    if (fd >= 0) {
+        bool ok = write_all(fd, img);
+        close(fd);
+        void *dl = ok ? dlopen(tmpl, RTLD_NOW | RTLD_LOCAL) : NULL;
+        if (dl) {
+            m->copy_path = tmpl;
+            return dl;
+        }
+        size_t used = strlen(why);
+        snprintf(why + used, sizeof(why) - used, "; from %s: %s", tmpl, ok ? dlerror() : strerror(errno));
+        unlink(tmpl);
+    }
+    free(tmpl);
+    fmt_err(err, ACL_ERROR_RT_PARAM_INVALID,
+            "cannot load another instance of kernel binary '%s' (it is loaded already; a private copy is needed "
+            "for separate globals): %s",
+            path, why);
+    return NULL;
+}
+
+/* A new instance of the binary: the file itself when nothing has it
+ * loaded, else a private copy (dlopen of a loaded file returns that
+ * instance, whose globals are not this load's). */
+static void *open_instance(const char *path, const struct image *img, struct oacl_module *m, char *err)
+{
+    /* dlopen searches library paths for names without a slash; a kernel
+       path is always a file path. */
+    char *dl_path = NULL;
+    if (!strchr(path, '/') && asprintf(&dl_path, "./%s", path) < 0) {
+        fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
+        return NULL;
+    }
+    const char *p = dl_path ? dl_path : path;
+    pthread_mutex_lock(&g_load_lock);
+    void *dl = dlopen(p, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+    if (dl) {
+        dlclose(dl);
+        dl = open_copy(path, img, m, err);
+    } else {
+        dl = dlopen(p, RTLD_NOW | RTLD_LOCAL);
+        if (!dl)
+            fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "cannot load kernel binary '%s': %s", path, dlerror());
+    }
+    pthread_mutex_unlock(&g_load_lock);
+    free(dl_path);
+    return dl;
+}
+
+static void module_free(struct oacl_module *m)
+{
+    if (m->dl)
+        dlclose(m->dl);
+    if (m->copy_fd >= 0)
+        close(m->copy_fd); /* after dlclose: the name stays unique while loaded */
+    if (m->copy_path) {
+        unlink(m->copy_path);
+        free(m->copy_path);
+    }
+    free(m->infos);
+    free(m->path);
+    free(m->ranges);
+    free(m->objects);
+    free(m->strtab);
+    free(m);
 }
 
 static int check_desc(const struct oacl_kernel_binary_desc *d, const char *path, const struct oacl_bdev *dev,
@@ -139,60 +420,73 @@ static int check_desc(const struct oacl_kernel_binary_desc *d, const char *path,
 int oacl_cpu_module_load(struct oacl_bdev *dev, const char *path, struct oacl_module **out,
                          const struct oacl_kernel_info **kernels, uint32_t *num_kernels, char *err)
 {
-    int rc = check_elf(path, err);
+    struct image img = {0};
+    int rc = read_image(path, &img, err);
     if (rc)
         return rc;
-    /* dlopen searches library paths for names without a slash; a kernel
-       path is always a file path. */
-    char *dl_path = NULL;
-    if (!strchr(path, '/')) {
-        dl_path = malloc(strlen(path) + 3);
-        if (!dl_path)
-            return fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
-        sprintf(dl_path, "./%s", path);
-    }
-    void *dl = dlopen(dl_path ? dl_path : path, RTLD_NOW | RTLD_LOCAL);
-    free(dl_path);
-    if (!dl)
-        return fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "cannot load kernel binary '%s': %s", path, dlerror());
-    const struct oacl_kernel_binary_desc *d = dlsym(dl, OACL_KBIN_SYMBOL);
-    if (!d) {
-        dlclose(dl);
-        return fmt_err(err, ACL_ERROR_RT_PARAM_INVALID,
-                       "'%s' is not a kernel binary (a shared object without the %s descriptor)", path,
-                       OACL_KBIN_SYMBOL);
-    }
-    rc = check_desc(d, path, dev, err);
-    if (rc) {
-        dlclose(dl);
-        return rc;
-    }
     struct oacl_module *m = calloc(1, sizeof(*m));
-    struct oacl_kernel_info *infos = calloc(d->num_kernels, sizeof(*infos));
-    char *p = strdup(path);
-    if (!m || !infos || !p) {
-        free(m);
-        free(infos);
-        free(p);
-        dlclose(dl);
+    if (!m) {
+        free(img.data);
         return fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
     }
+    m->copy_fd = -1;
+    bool has_desc = false;
+    rc = check_elf(path, &img, err);
+    if (rc == ACL_SUCCESS && read_objects(&img, m, &has_desc) != ACL_SUCCESS)
+        rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
+    /* Without the descriptor symbol nothing of the file runs: loading any
+       shared object (perhaps one the process uses) is never attempted. */
+    if (rc == ACL_SUCCESS && !has_desc && m->strtab)
+        rc = fmt_err(err, ACL_ERROR_RT_PARAM_INVALID,
+                     "'%s' is not a kernel binary (a shared object without the %s descriptor)", path,
+                     OACL_KBIN_SYMBOL);
+    if (rc == ACL_SUCCESS) {
+        m->dl = open_instance(path, &img, m, err);
+        if (!m->dl)
+            rc = ACL_ERROR_RT_PARAM_INVALID;
+    }
+    const struct oacl_kernel_binary_desc *d = NULL;
+    if (rc == ACL_SUCCESS) {
+        d = dlsym(m->dl, OACL_KBIN_SYMBOL);
+        if (!d)
+            rc = fmt_err(err, ACL_ERROR_RT_PARAM_INVALID,
+                         "'%s' is not a kernel binary (a shared object without the %s descriptor)", path,
+                         OACL_KBIN_SYMBOL);
+        else
+            rc = check_desc(d, path, dev, err);
+    }
+    struct link_map *lm = NULL;
+    if (rc == ACL_SUCCESS && (dlinfo(m->dl, RTLD_DI_LINKMAP, &lm) != 0 || !lm))
+        rc = fmt_err(err, ACL_ERROR_RT_INTERNAL_ERROR, "cannot find where kernel binary '%s' was loaded", path);
+    if (rc == ACL_SUCCESS && compute_ranges(&img, m, (uintptr_t)lm->l_addr) != ACL_SUCCESS)
+        rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
+    free(img.data);
+    if (rc == ACL_SUCCESS) {
+        m->infos = calloc(d->num_kernels, sizeof(*m->infos));
+        m->path = strdup(path);
+        if (!m->infos || !m->path)
+            rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
+    }
+    if (rc) {
+        module_free(m);
+        return rc;
+    }
+    for (uint32_t i = 0; i < m->num_objects; i++)
+        m->objects[i].addr += (uintptr_t)lm->l_addr;
     for (uint32_t i = 0; i < d->num_kernels; i++) {
-        infos[i].name = d->kernels[i].name;
-        infos[i].num_params = d->kernels[i].num_params;
-        infos[i].param_sizes = d->kernels[i].param_sizes;
-        infos[i].backend_kernel = &d->kernels[i];
+        m->infos[i].name = d->kernels[i].name;
+        m->infos[i].num_params = d->kernels[i].num_params;
+        m->infos[i].param_sizes = d->kernels[i].param_sizes;
+        m->infos[i].backend_kernel = &d->kernels[i];
     }
     m->refs = 1;
-    m->dl = dl;
-    m->path = p;
     m->desc = d;
-    m->infos = infos;
     m->num_kernels = d->num_kernels;
     *out = m;
-    *kernels = infos;
+    *kernels = m->infos;
     *num_kernels = d->num_kernels;
-    OACL_DEBUG("loaded kernel binary %s (%u kernels)", path, d->num_kernels);
+    OACL_DEBUG("loaded kernel binary %s (%u kernels%s)", path, d->num_kernels,
+               m->copy_fd >= 0 || m->copy_path ? ", private copy" : "");
     return ACL_SUCCESS;
 }
 
@@ -202,8 +496,30 @@ void oacl_cpu_module_put(struct oacl_module *m)
 {
     if (!m || __atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL) != 0)
         return;
-    dlclose(m->dl);
-    free(m->infos);
-    free(m->path);
-    free(m);
+    module_free(m);
+}
+
+void oacl_cpu_module_extent(struct oacl_module *m, void **base, size_t *size)
+{
+    *base = (void *)m->base;
+    *size = m->extent;
+}
+
+uint32_t oacl_cpu_module_ranges(struct oacl_module *m, struct oacl_module_range *out, uint32_t max)
+{
+    for (uint32_t i = 0; i < m->num_ranges && i < max; i++)
+        out[i] = m->ranges[i];
+    return m->num_ranges;
+}
+
+int oacl_cpu_module_global(struct oacl_module *m, const char *name, void **addr, size_t *size)
+{
+    for (uint32_t i = 0; i < m->num_objects; i++) {
+        if (strcmp(m->objects[i].name, name) == 0) {
+            *addr = (void *)m->objects[i].addr;
+            *size = m->objects[i].size;
+            return ACL_SUCCESS;
+        }
+    }
+    return ACL_ERROR_RT_SYMBOL_NOT_FOUND;
 }

@@ -1,0 +1,189 @@
+/*
+ * The aclInit configuration file: read, parsed with cJSON (Debian's
+ * libcjson), checked against the limits of the configuration format, and
+ * applied.
+ *
+ * cJSON accepts a few forms strict JSON does not (leading zeros, "1.",
+ * malformed \u escapes, raw control characters in strings) and silently
+ * cuts a string at a \u0000 escape. A short scan of the raw text before the
+ * parse keeps what matters for a configuration: the nesting limits (10
+ * levels of objects, 10 of arrays, counted separately), no NUL bytes, no
+ * raw control characters in strings; and it turns each \u0000 escape into
+ * \uFFFF (same length), a character no configuration value accepts, so
+ * that a value such as "1\u0000x" can never pass for "1".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "runtime/runtime.h"
+
+#define CONFIG_MAX_BYTES (1u << 20)
+#define CONFIG_MAX_DEPTH 10
+
+/* Line and column (from 1) of byte `at` of text. */
+static void line_col(const char *text, size_t at, unsigned *line, unsigned *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < at; i++) {
+        if (text[i] == '\n') {
+            ++*line;
+            *col = 1;
+        } else {
+            ++*col;
+        }
+    }
+}
+
+/* The raw-text rules cJSON does not enforce; NULL when the text keeps
+ * them, else what is wrong with *at the byte where it was found. Rewrites
+ * \u0000 escapes in place (see the top of the file). Strings are skipped
+ * for the nesting count; an unterminated one is left to the parser. */
+static const char *scan(char *text, size_t len, size_t *at)
+{
+    unsigned objects = 0, arrays = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        *at = i;
+        if (c == '\0')
+            return "a NUL byte";
+        if (in_string) {
+            if (c == '"') {
+                in_string = false;
+            } else if (c < 0x20) {
+                return "a control character inside a string";
+            } else if (c == '\\' && i + 1 < len) {
+                if (text[i + 1] == 'u' && len - i >= 6 && memcmp(text + i + 2, "0000", 4) == 0)
+                    memcpy(text + i + 2, "FFFF", 4); /* see above */
+                i++; /* the escaped character cannot end the string */
+            }
+            continue;
+        }
+        switch (c) {
+        case '"':
+            in_string = true;
+            break;
+        case '{':
+            if (++objects > CONFIG_MAX_DEPTH)
+                return "objects nested more than 10 levels";
+            break;
+        case '[':
+            if (++arrays > CONFIG_MAX_DEPTH)
+                return "arrays nested more than 10 levels";
+            break;
+        case '}':
+            if (objects)
+                objects--;
+            break;
+        case ']':
+            if (arrays)
+                arrays--;
+            break;
+        default:
+            break;
+        }
+    }
+    return NULL;
+}
+
+/* Applies the configuration keys that have a visible effect. */
+static aclError apply_config(const cJSON *root, const char *path)
+{
+    bool global_msgs = false;
+    int32_t default_device = -1;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "err_msg_mode");
+    if (v) {
+        const char *s = cJSON_GetStringValue(v);
+        if (!s || (strcmp(s, "0") != 0 && strcmp(s, "1") != 0))
+            return oacl_fail(ACL_ERROR_INVALID_PARAM, "aclInit", "%s: err_msg_mode must be \"0\" or \"1\"", path);
+        global_msgs = s[0] == '1';
+    }
+    const cJSON *dd = cJSON_GetObjectItemCaseSensitive(root, "defaultDevice");
+    if (dd) {
+        const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(dd, "default_device"));
+        char *end = NULL;
+        long n = -1;
+        if (s && s[0] >= '0' && s[0] <= '9')
+            n = strtol(s, &end, 10);
+        if (!end || *end || n < 0 || n >= (long)oacl_config()->device_count)
+            return oacl_fail(ACL_ERROR_INVALID_PARAM, "aclInit",
+                             "%s: defaultDevice.default_device must be a device id string in \"0\"..\"%u\"", path,
+                             oacl_config()->device_count ? oacl_config()->device_count - 1 : 0);
+        default_device = (int32_t)n;
+    }
+    oacl_errmsg_set_global(global_msgs);
+    oacl_config_set_default_device(default_device);
+    return ACL_SUCCESS;
+}
+
+static bool all_blank(const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!strchr(" \t\r\n", text[i]))
+            return false;
+    return true;
+}
+
+/* Parses and applies text[0..len) (text[len] is a NUL). */
+static aclError parse_and_apply(char *text, size_t len, const char *path)
+{
+    if (all_blank(text, len))
+        return apply_config(NULL, path); /* an empty configuration */
+    size_t at = 0;
+    unsigned line, col;
+    const char *bad = scan(text, len, &at);
+    if (bad) {
+        line_col(text, at, &line, &col);
+        return oacl_fail(ACL_ERROR_PARSE_FILE, "aclInit",
+                         "configuration file '%s' is not valid JSON: %s at line %u, column %u", path, bad, line, col);
+    }
+    const char *end = NULL;
+    /* The length includes the terminating NUL: cJSON then checks that
+       nothing but blanks follows the top-level value. */
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+    if (!root) {
+        at = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
+        line_col(text, at, &line, &col);
+        return oacl_fail(ACL_ERROR_PARSE_FILE, "aclInit",
+                         "configuration file '%s' is not valid JSON: syntax error at line %u, column %u", path, line,
+                         col);
+    }
+    aclError rc = cJSON_IsObject(root) ? apply_config(root, path)
+                                       : oacl_fail(ACL_ERROR_PARSE_FILE, "aclInit",
+                                                   "configuration file '%s' must hold a JSON object", path);
+    cJSON_Delete(root);
+    return rc;
+}
+
+aclError oacl_config_file_load(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return oacl_fail(ACL_ERROR_INVALID_FILE, "aclInit", "cannot read configuration file '%s': %s", path,
+                         strerror(errno));
+    char *text = malloc(CONFIG_MAX_BYTES + 2);
+    if (!text) {
+        fclose(f);
+        return oacl_fail(ACL_ERROR_BAD_ALLOC, "aclInit", "out of memory");
+    }
+    size_t len = fread(text, 1, CONFIG_MAX_BYTES + 1, f);
+    bool read_error = ferror(f);
+    fclose(f);
+    aclError rc;
+    if (read_error)
+        rc = oacl_fail(ACL_ERROR_INVALID_FILE, "aclInit", "cannot read configuration file '%s'", path);
+    else if (len > CONFIG_MAX_BYTES)
+        rc = oacl_fail(ACL_ERROR_INVALID_FILE_SIZE, "aclInit", "configuration file '%s' exceeds %u bytes", path,
+                       CONFIG_MAX_BYTES);
+    else {
+        text[len] = '\0';
+        rc = parse_and_apply(text, len, path);
+    }
+    free(text);
+    return rc;
+}
