@@ -1885,6 +1885,77 @@ static void m_pool_alloc(void)
 }
 
 /* ======================================================================
+ * copy_2d
+ * ====================================================================== */
+
+struct copy2d {
+    unsigned char *dst, *src;
+    size_t width, height, dpitch, spitch;
+};
+
+static void copy2d_api_run(void *ctx)
+{
+    struct copy2d *c = ctx;
+    ACL_CHECK(aclrtMemcpy2dAsync(c->dst, c->dpitch, c->src, c->spitch, c->width, c->height,
+                                 ACL_MEMCPY_DEVICE_TO_DEVICE, g_stream));
+    ACL_CHECK(aclrtSynchronizeStream(g_stream));
+}
+
+static void copy2d_ref_run(void *ctx)
+{
+    struct copy2d *c = ctx;
+    for (size_t r = 0; r < c->height; r++)
+        memcpy(c->dst + r * c->dpitch, c->src + r * c->spitch, c->width);
+}
+
+static void m_copy_2d(void)
+{
+    if (!want_group("copy_2d"))
+        return;
+    struct copy2d c = {.width = 4 * KiB, .height = 4096, .dpitch = 8 * KiB, .spitch = 8 * KiB};
+    char name[96];
+    snprintf(name, sizeof name, "copy_2d:rows=%zu,width=%zu,pitch=%zu", c.height, c.width, c.dpitch);
+    if (!want(name))
+        return;
+    section("copy_2d");
+    note("value: aclrtMemcpy2dAsync device->device of %zu rows x %zu bytes, source and destination", c.height,
+         c.width);
+    note("pitches %zu bytes (aclrtMalloc buffers), + aclrtSynchronizeStream", c.dpitch);
+    note("reference: the same rows copied by a plain memcpy loop, one row at a time, on the calling thread");
+    note("batches interleaved; ratio = reference time / oacl time (higher is better; W=%u executor threads)",
+         g_workers);
+    size_t bytes = c.height * c.dpitch;
+    if (!mem_fits(2 * (uint64_t)bytes)) {
+        note("%s skipped: not enough memory", name);
+        return;
+    }
+    ACL_CHECK(aclrtMalloc((void **)&c.src, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    ACL_CHECK(aclrtMalloc((void **)&c.dst, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    for (size_t i = 0; i < bytes; i++)
+        c.src[i] = (unsigned char)(i * 131 + 7);
+    memset(c.dst, 0, bytes);
+    copy2d_api_run(&c);
+    for (size_t r = 0; r < c.height; r++)
+        if (memcmp(c.dst + r * c.dpitch, c.src + r * c.spitch, c.width) != 0 || c.dst[r * c.dpitch + c.width] != 0) {
+            fprintf(stderr, "oacl-bench: copy_2d: wrong result in row %zu\n", r);
+            exit(1);
+        }
+    struct side A = {.run = copy2d_api_run, .ctx = &c};
+    struct side B = {.run = copy2d_ref_run, .ctx = &c};
+    unsigned iters = calibrate(&A, g_opt.quick ? 2000000 : 20000000, 10000);
+    samples_t a = {0}, b = {0};
+    interleave(&A, &B, iters, g_opt.reps, &a, &b);
+    s_scale(&a, 1000.0);
+    s_scale(&b, 1000.0);
+    double bm = s_median(&b);
+    emit(name, "us", &a, bm, bm / s_median(&a));
+    s_free(&a);
+    s_free(&b);
+    ACL_CHECK(aclrtFree(c.dst));
+    ACL_CHECK(aclrtFree(c.src));
+}
+
+/* ======================================================================
  * main
  * ====================================================================== */
 
@@ -1951,6 +2022,7 @@ int main(int argc, char **argv)
     m_idle_cpu();
     m_reduce();
     m_pool_alloc();
+    m_copy_2d();
 
     pool_destroy(g_refpool);
     ACL_CHECK(aclrtBinaryUnLoad(g_seed_bin));

@@ -144,6 +144,40 @@ struct oacl_random_task {
     uint64_t result_room;                /* bytes writable at result; more needed fails the task */
 };
 
+/* ---- memory extras: copy descriptions --------------------------------------- */
+
+/* height rows of width bytes: row r goes from src + r*spitch to
+ * dst + r*dpitch (width <= both pitches). Overlapping matrices are copied
+ * row by row with memmove, in the row order that reads every source row
+ * before it is overwritten whenever such an order exists. */
+struct oacl_copy_2d {
+    void *dst;
+    size_t dpitch;
+    const void *src;
+    size_t spitch;
+    size_t width;
+    size_t height;
+};
+
+/* One copy of a batch. */
+struct oacl_copy_item {
+    void *dst;
+    const void *src;
+    size_t n;
+};
+
+/* A copy resolved when it runs: dst = *dst_slot + dst_offset,
+ * src = *src_slot + src_offset (8-byte little-endian device addresses),
+ * length = *len_slot (4 bytes) when len_slot is set, else len. */
+struct oacl_indirect_copy {
+    const void *dst_slot;
+    uint64_t dst_offset;
+    const void *src_slot;
+    uint64_t src_offset;
+    const void *len_slot;
+    uint64_t len;
+};
+
 struct oacl_backend_ops {
     const char *name;
 
@@ -360,6 +394,25 @@ struct oacl_backend_ops {
        device memory names when the task runs. A cache-coherent device only
        keeps the place in the order. */
     int (*queue_cmo)(struct oacl_queue *q, const void *ptr, size_t size, const void *desc, int op, char *err);
+
+    /* ---- memory extras: 2-D, batched, indirect copies and 32-bit fills ---- */
+
+    /* A 2-D copy (see struct oacl_copy_2d): synchronously on the calling
+       thread, or in q's order. */
+    void (*copy_2d)(const struct oacl_copy_2d *c);
+    int (*queue_copy_2d)(struct oacl_queue *q, const struct oacl_copy_2d *c, char *err);
+    /* n independent copies (the array is copied) as one task in q's order;
+       their relative order is unspecified (operands must not overlap). */
+    int (*queue_copy_batch)(struct oacl_queue *q, const struct oacl_copy_item *items, size_t n, char *err);
+    /* A copy whose addresses (and length) are read from device memory when
+       q reaches it (struct oacl_indirect_copy). Both resulting ranges must
+       lie in valid device memory then, else the task fails with
+       ACL_ERROR_RT_SYS_DMA; the copy has memmove semantics. */
+    int (*queue_copy_indirect)(struct oacl_queue *q, const struct oacl_indirect_copy *c, char *err);
+    /* n 32-bit words at dst (4-byte aligned) set to value: synchronously on
+       the calling thread, or in q's order. */
+    void (*fill32)(void *dst, uint32_t value, size_t n);
+    int (*queue_fill32)(struct oacl_queue *q, void *dst, uint32_t value, size_t n, char *err);
 };
 
 /* Accesses of va_map / va_protect (the values of aclrtMemAccessFlags). */

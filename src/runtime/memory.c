@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/addr_registry.h"
+#include "runtime/copy_check.h"
 #include "runtime/runtime.h"
 
 static size_t page_round(size_t n)
@@ -295,21 +296,18 @@ OACL_API aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free_bytes, size_t 
 
 /* ---- copies --------------------------------------------------------------- */
 
-/* Managed memory is both: one address valid on the host and every device. */
-enum mem_class { MEM_HOST, MEM_DEVICE, MEM_MANAGED };
-
 /* Classifies [p, p+count) for a copy; runtime memory must contain it.
  * *pinned tells whether host memory is page-locked by the runtime
  * (aclrtMallocHost, or registered with ACL_HOST_REG_PINNED). */
-static aclError classify(const void *p, size_t count, const char *name, enum mem_class *out, bool *pinned,
-                         int32_t *device, const char *fn)
+aclError oacl_copy_classify(const void *p, size_t count, const char *name, enum oacl_mem_class *out, bool *pinned,
+                            int32_t *device, const char *fn)
 {
     struct oacl_mem_record r;
     uintptr_t a = (uintptr_t)p;
     *pinned = false;
     *device = -1;
     if (!oacl_registry_lookup(OACL_SPACE_ALLOC, a, &r)) {
-        *out = MEM_HOST; /* pageable host memory: nothing to check */
+        *out = OACL_CLASS_HOST; /* pageable host memory: nothing to check */
         struct oacl_mem_record reg;
         *pinned = oacl_registry_lookup(OACL_SPACE_HOSTREG, a, &reg) && (reg.flags & ACL_HOST_REG_PINNED) &&
                   count <= reg.base + reg.size - a;
@@ -323,23 +321,24 @@ static aclError classify(const void *p, size_t count, const char *name, enum mem
                          name, count, p,
                          r.kind == OACL_MEM_DEVICE ? "device" : r.kind == OACL_MEM_MANAGED ? "managed" : "host");
     /* Device variables: constants and code of a kernel binary are read-only
-       (every side but a copy's source is written). */
-    if (r.readonly && strcmp(name, "src") != 0)
+       (every side but a copy's source is written; sources are named "src",
+       "srcs[i]", ...). */
+    if (r.readonly && strncmp(name, "src", 3) != 0)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
                          "%s %p is read-only device memory (a constant or the code of a kernel binary)", name, p);
     if (r.kind == OACL_MEM_MANAGED) {
-        *out = MEM_MANAGED;
+        *out = OACL_CLASS_MANAGED;
         *pinned = true; /* stays valid until aclrtFree, which waits for queued work */
         return ACL_SUCCESS;
     }
-    *out = r.kind == OACL_MEM_DEVICE ? MEM_DEVICE : MEM_HOST;
+    *out = r.kind == OACL_MEM_DEVICE ? OACL_CLASS_DEVICE : OACL_CLASS_HOST;
     *pinned = r.kind == OACL_MEM_HOST_PINNED;
     if (r.kind == OACL_MEM_DEVICE)
         *device = r.device;
     return ACL_SUCCESS;
 }
 
-static const char *kind_name(aclrtMemcpyKind k)
+const char *oacl_memcpy_kind_name(aclrtMemcpyKind k)
 {
     switch (k) {
     case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
@@ -351,16 +350,9 @@ static const char *kind_name(aclrtMemcpyKind k)
     }
 }
 
-/* What check_copy found out about a copy's two sides. */
-struct copy_sides {
-    bool pageable;     /* a host side is neither runtime-pinned nor pinned-registered */
-    int32_t dst_dev;   /* device of device memory, -1 for host memory */
-    int32_t src_dev;
-};
-
 /* The argument checks aclrtMemcpy and aclrtMemcpyAsync share (count > 0). */
-static aclError check_copy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
-                           bool async, struct copy_sides *sides, const char *fn)
+aclError oacl_copy_check(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind, bool async,
+                         struct oacl_copy_sides *sides, const char *fn)
 {
     if (!dst || !src)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "%s is NULL", dst ? "src" : "dst");
@@ -372,27 +364,28 @@ static aclError check_copy(void *dst, size_t destMax, const void *src, size_t co
     if (async && kind == ACL_MEMCPY_HOST_TO_HOST)
         return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn,
                          "asynchronous ACL_MEMCPY_HOST_TO_HOST copies are not supported (use ACL_MEMCPY_DEFAULT)");
-    enum mem_class dc = MEM_HOST, sc = MEM_HOST;
+    enum oacl_mem_class dc = OACL_CLASS_HOST, sc = OACL_CLASS_HOST;
     bool dpin = false, spin = false;
-    aclError rc = classify(dst, count, "dst", &dc, &dpin, &sides->dst_dev, fn);
+    aclError rc = oacl_copy_classify(dst, count, "dst", &dc, &dpin, &sides->dst_dev, fn);
     if (rc == ACL_SUCCESS)
-        rc = classify(src, count, "src", &sc, &spin, &sides->src_dev, fn);
+        rc = oacl_copy_classify(src, count, "src", &sc, &spin, &sides->src_dev, fn);
     if (rc == ACL_SUCCESS && kind != ACL_MEMCPY_DEFAULT) {
         bool want_src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
         bool want_dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
                             kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
-        if ((sc != MEM_MANAGED && (sc == MEM_DEVICE) != want_src_dev) ||
-            (dc != MEM_MANAGED && (dc == MEM_DEVICE) != want_dst_dev))
+        if ((sc != OACL_CLASS_MANAGED && (sc == OACL_CLASS_DEVICE) != want_src_dev) ||
+            (dc != OACL_CLASS_MANAGED && (dc == OACL_CLASS_DEVICE) != want_dst_dev))
             rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%s, but src is %s memory and dst is %s memory",
-                           kind_name(kind), sc == MEM_DEVICE ? "device" : "host", dc == MEM_DEVICE ? "device" : "host");
+                           oacl_memcpy_kind_name(kind), sc == OACL_CLASS_DEVICE ? "device" : "host",
+                           dc == OACL_CLASS_DEVICE ? "device" : "host");
     }
-    sides->pageable = (sc == MEM_HOST && !spin) || (dc == MEM_HOST && !dpin);
+    sides->pageable = (sc == OACL_CLASS_HOST && !spin) || (dc == OACL_CLASS_HOST && !dpin);
     return rc;
 }
 
 /* Device memory of a device other than the current one is reachable only
  * once the current device has enabled peer access to it. */
-static aclError check_reach(const struct oacl_context *ctx, const struct copy_sides *c, const char *fn)
+aclError oacl_copy_check_reach(const struct oacl_context *ctx, const struct oacl_copy_sides *c, const char *fn)
 {
     int32_t here = ctx->dev->id;
     const int32_t devs[2] = {c->dst_dev, c->src_dev};
@@ -409,15 +402,15 @@ OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t
 {
     if (count == 0)
         return ACL_SUCCESS;
-    struct copy_sides sides;
-    aclError rc = check_copy(dst, destMax, src, count, kind, false, &sides, __func__);
+    struct oacl_copy_sides sides;
+    aclError rc = oacl_copy_check(dst, destMax, src, count, kind, false, &sides, __func__);
     if (rc)
         return rc;
     struct oacl_context *ctx = NULL;
     rc = oacl_ctx_current(&ctx, __func__);
     if (rc)
         return rc;
-    rc = check_reach(ctx, &sides, __func__);
+    rc = oacl_copy_check_reach(ctx, &sides, __func__);
     if (rc == ACL_SUCCESS && dst != src) {
         /* A synchronous copy sees the effects of the work queued earlier on
            the device's default stream (without consuming its errors). */
@@ -428,23 +421,23 @@ OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t
     return rc;
 }
 
-OACL_API aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
-                                   aclrtStream stream)
+aclError oacl_memcpy_async(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                           aclrtStream stream, const char *fn)
 {
     if (count == 0)
         return ACL_SUCCESS;
-    struct copy_sides sides;
-    aclError rc = check_copy(dst, destMax, src, count, kind, true, &sides, __func__);
+    struct oacl_copy_sides sides;
+    aclError rc = oacl_copy_check(dst, destMax, src, count, kind, true, &sides, fn);
     if (rc)
         return rc;
     struct oacl_context *ctx = NULL;
-    rc = oacl_ctx_current(&ctx, __func__);
+    rc = oacl_ctx_current(&ctx, fn);
     if (rc)
         return rc;
-    rc = check_reach(ctx, &sides, __func__);
+    rc = oacl_copy_check_reach(ctx, &sides, fn);
     struct oacl_stream *s = NULL;
     if (rc == ACL_SUCCESS)
-        rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, __func__);
+        rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, fn);
     oacl_obj_put(&ctx->obj);
     if (rc)
         return rc;
@@ -458,10 +451,16 @@ OACL_API aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, s
         char err[OACL_BACKEND_ERRLEN] = "";
         int brc = oacl_backend()->queue_copy(s->queue, dst, src, count, err);
         if (brc)
-            rc = oacl_fail(brc, __func__, "%s", err);
+            rc = oacl_fail(brc, fn, "%s", err);
     }
     oacl_obj_put(&s->obj);
     return rc;
+}
+
+OACL_API aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                                   aclrtStream stream)
+{
+    return oacl_memcpy_async(dst, destMax, src, count, kind, stream, __func__);
 }
 
 /* Checks a fill of [devPtr, devPtr+count): runtime memory must contain it;
@@ -472,10 +471,10 @@ static aclError check_fill(void *devPtr, size_t maxCount, size_t count, const ch
         return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "devPtr is NULL");
     if (count > maxCount)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "count %zu exceeds maxCount %zu", count, maxCount);
-    enum mem_class c;
+    enum oacl_mem_class c;
     bool pinned;
     int32_t device;
-    return classify(devPtr, count, "devPtr", &c, &pinned, &device, fn);
+    return oacl_copy_classify(devPtr, count, "devPtr", &c, &pinned, &device, fn);
 }
 
 OACL_API aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)

@@ -240,6 +240,59 @@ static void test_copies_and_fills(void **state)
     ACL_OK(aclrtFree(m));
 }
 
+/* The copy variants of the memory chapter take managed memory like
+ * aclrtMemcpy does: 2-D, batch, 32-bit fills and descriptor copies. */
+static void test_copy_variants(void **state)
+{
+    (void)state;
+    unsigned char *m = NULL, *dev = NULL;
+    ACL_OK(aclrtMemAllocManaged((void **)&m, PAGE, ACL_RT_MEM_ATTACH_GLOBAL));
+    ACL_OK(aclrtMalloc((void **)&dev, 8192, ACL_MEM_MALLOC_HUGE_FIRST));
+    unsigned char host[64];
+    for (int i = 0; i < 64; i++)
+        host[i] = (unsigned char)(i + 1);
+    /* 2-D: 4 rows of 8 bytes from a 16-byte pitch into managed rows of 32. */
+    memset(m, 0, 256);
+    ACL_OK(aclrtMemcpy2d(m, 32, host, 16, 8, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 32; c++)
+            assert_int_equal(m[r * 32 + c], c < 8 ? host[r * 16 + c] : 0);
+    ACL_OK(aclrtMemcpy2dAsync(dev, 8, m, 32, 8, 4, ACL_MEMCPY_DEVICE_TO_DEVICE, NULL));
+    ACL_OK(aclrtSynchronizeStream(NULL));
+    assert_int_equal(dev[8 * 3 + 7], host[3 * 16 + 7]);
+    /* Batch: managed memory fits any declared location. */
+    void *dsts[1] = {m + 1024}, *srcs[1] = {host};
+    size_t dmax[1] = {64}, sizes[1] = {64}, idx[1] = {0}, fail = 0;
+    aclrtMemcpyBatchAttr attr;
+    memset(&attr, 0, sizeof(attr));
+    attr.dstLoc.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    attr.srcLoc.type = ACL_MEM_LOCATION_TYPE_HOST;
+    ACL_OK(aclrtMemcpyBatch(dsts, dmax, srcs, sizes, 1, &attr, idx, 1, &fail));
+    assert_memory_equal(m + 1024, host, 64);
+    /* 32-bit fills, synchronous and in stream order. */
+    ACL_OK(aclrtMemsetD32(m + 2048, 64, 0x01020304u, 16));
+    assert_int_equal(m[2048], 0x04);
+    assert_int_equal(m[2048 + 63], 0x01);
+    ACL_OK(aclrtMemsetD32Async(m + 4096, 16, 0xA0B0C0D0u, 4, NULL));
+    ACL_OK(aclrtSynchronizeStream(NULL));
+    assert_int_equal(m[4096 + 15], 0xA0);
+    /* A descriptor copy from managed memory into device memory. */
+    size_t dsize = 0;
+    ACL_OK(aclrtGetMemcpyDescSize(ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, &dsize));
+    void *desc = NULL;
+    ACL_OK(aclrtMalloc(&desc, dsize, ACL_MEM_MALLOC_HUGE_FIRST));
+    ACL_OK(aclrtSetMemcpyDesc(desc, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, m + 1024, dev + 4096, 64, NULL));
+    aclrtStream s;
+    ACL_OK(aclrtCreateStream(&s));
+    ACL_OK(aclrtMemcpyAsyncWithDesc(desc, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, s));
+    ACL_OK(aclrtSynchronizeStream(s));
+    ACL_OK(aclrtDestroyStream(s));
+    assert_memory_equal(dev + 4096, host, 64);
+    ACL_OK(aclrtFree(desc));
+    ACL_OK(aclrtFree(dev));
+    ACL_OK(aclrtFree(m));
+}
+
 /* ---- advice and attributes ------------------------------------------------------------------- */
 
 static void test_advise_and_attributes(void **state)
@@ -662,6 +715,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_alloc_bad),
         cmocka_unit_test(test_unified_with_kernels),
         cmocka_unit_test(test_copies_and_fills),
+        cmocka_unit_test(test_copy_variants),
         cmocka_unit_test(test_advise_and_attributes),
         cmocka_unit_test(test_advise_bad),
         cmocka_unit_test(test_get_attr_bad),

@@ -447,4 +447,11 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .managed_free = cpu_managed_free,
     .queue_prefetch = oacl_cpu_queue_prefetch,
     .queue_cmo = oacl_cpu_queue_cmo,
+    /* memory extras (copy_ops.c) */
+    .copy_2d = oacl_cpu_copy_2d,
+    .queue_copy_2d = oacl_cpu_queue_copy_2d,
+    .queue_copy_batch = oacl_cpu_queue_copy_batch,
+    .queue_copy_indirect = oacl_cpu_queue_copy_indirect,
+    .fill32 = oacl_cpu_fill32,
+    .queue_fill32 = oacl_cpu_queue_fill32,
 };

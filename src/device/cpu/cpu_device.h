@@ -293,6 +293,15 @@ int oacl_cpu_event_create_shared(struct oacl_bdev *dev, struct oacl_bevent **out
 int oacl_cpu_event_share_fd(struct oacl_bevent *e, int *fd, char *err);
 int oacl_cpu_event_import(struct oacl_bdev *dev, int fd, struct oacl_bevent **out, char *err);
 
+/* ---- 2-D, batched and indirect copies, 32-bit fills (copy_ops.c) ---- */
+
+void oacl_cpu_copy_2d(const struct oacl_copy_2d *c);
+int oacl_cpu_queue_copy_2d(struct oacl_queue *q, const struct oacl_copy_2d *c, char *err);
+int oacl_cpu_queue_copy_batch(struct oacl_queue *q, const struct oacl_copy_item *items, size_t n, char *err);
+int oacl_cpu_queue_copy_indirect(struct oacl_queue *q, const struct oacl_indirect_copy *c, char *err);
+void oacl_cpu_fill32(void *dst, uint32_t value, size_t n);
+int oacl_cpu_queue_fill32(struct oacl_queue *q, void *dst, uint32_t value, size_t n, char *err);
+
 /* ---- small helpers ---- */
 
 uint64_t oacl_now_ns(void);
