@@ -49,8 +49,8 @@ static aclError add(int list, int type, void (*fn)(void), void *user, const char
             if (l->v[i].type == type) {
                 pthread_mutex_unlock(&g_lock);
                 return oacl_fail(ACL_ERROR_INTERNAL_ERROR, fn_name,
-                                 "type %d already has a %s callback (only ACL_REG_TYPE_OTHER takes several)", type,
-                                 g_list_names[list]);
+                                 "type %d already has %s callback (only ACL_REG_TYPE_OTHER takes several)", type,
+                                 list == LIST_INIT ? "an init" : "a finalize");
             }
         }
     }
