@@ -195,13 +195,18 @@ uint32_t oacl_group_core_limit(const struct oacl_device *dev)
     return g ? g->aicoreNum : 0;
 }
 
-aclError oacl_group_stream_check(const struct oacl_device *dev, const char *fn)
+aclError oacl_group_stream_check(const struct oacl_device *dev, bool is_default, const char *fn)
 {
-    if (group_count() > 1 && !group_in_use(dev))
-        return oacl_fail(ACL_ERROR_RT_GROUP_NOT_SET, fn,
-                         "device %d has %u compute groups, none is the default: select one with aclrtSetGroup first",
-                         dev->id, group_count());
-    return ACL_SUCCESS;
+    if (group_count() <= 1 || group_in_use(dev))
+        return ACL_SUCCESS;
+    if (is_default) { /* a context's default stream is still created (CANN) */
+        OACL_WARN("device %d has %u compute groups and none is selected: its streams need aclrtSetGroup", dev->id,
+                  group_count());
+        return ACL_SUCCESS;
+    }
+    return oacl_fail(ACL_ERROR_RT_GROUP_NOT_SET, fn,
+                     "device %d has %u compute groups, none is the default: select one with aclrtSetGroup first",
+                     dev->id, group_count());
 }
 
 void oacl_group_device_reset(struct oacl_device *dev) { __atomic_store_n(&dev->group_sel, 0, __ATOMIC_RELEASE); }
@@ -225,8 +230,8 @@ OACL_API aclError aclrtSetGroup(int32_t groupId)
     if (groupId < 0 || groupId >= MAX_GROUPS)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "groupId %d is outside 0..3", groupId);
     else if (!group_by_id(groupId))
-        rc = oacl_fail(ACL_ERROR_RT_GROUP_NOT_CREATE, __func__, "no compute group %d exists (%u configured by OACL_GROUPS)",
-                       groupId, group_count());
+        rc = oacl_fail(ACL_ERROR_RT_GROUP_NOT_CREATE, __func__,
+                       "no compute group %d exists (%u configured by OACL_GROUPS)", groupId, group_count());
     else
         __atomic_store_n(&ctx->dev->group_sel, groupId + 1, __ATOMIC_RELEASE);
     oacl_obj_put(&ctx->obj);

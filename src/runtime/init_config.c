@@ -149,8 +149,8 @@ aclError oacl_config_parse(const char *raw, size_t len, const char *path, struct
     const char *bad = scan(text, len, &at);
     if (bad) {
         line_col(text, at, &line, &col);
-        rc = oacl_fail(ACL_ERROR_PARSE_FILE, "aclInit", "configuration file '%s' is not valid JSON: %s at line %u, column %u",
-                       path, bad, line, col);
+        rc = oacl_fail(ACL_ERROR_PARSE_FILE, "aclInit",
+                       "configuration file '%s' is not valid JSON: %s at line %u, column %u", path, bad, line, col);
         free(text);
         return rc;
     }

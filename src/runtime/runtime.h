@@ -290,10 +290,10 @@ uint32_t oacl_launch_core_limit(const struct oacl_device *dev);
 
 /* Compute groups (groups.c). AI Cores of dev's group in use (0: none);
  * the stream-creation rule (107013 when several groups exist, none is the
- * default and none was selected); forgetting the selection at the final
- * reset. */
+ * default and none was selected; a default stream is created anyway, with
+ * a warning); forgetting the selection at the final reset. */
 uint32_t oacl_group_core_limit(const struct oacl_device *dev);
-aclError oacl_group_stream_check(const struct oacl_device *dev, const char *fn);
+aclError oacl_group_stream_check(const struct oacl_device *dev, bool is_default, const char *fn);
 void oacl_group_device_reset(struct oacl_device *dev);
 
 /* System parameters (sysparam.c); opt is an aclSysParamOpt value. set

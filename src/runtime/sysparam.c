@@ -23,7 +23,10 @@ static const char *const g_names[SYSPARAM_COUNT] = {
     "ACL_OPT_DETERMINISTIC", "ACL_OPT_ENABLE_DEBUG_KERNEL", "ACL_OPT_STRONG_CONSISTENCY",
     "ACL_OPT_ENABLE_KERNEL_EARLY_START"};
 
-bool oacl_sysparam_valid(int opt, int64_t value) { return opt >= 0 && opt < SYSPARAM_COUNT && value >= 0 && value <= g_max[opt]; }
+bool oacl_sysparam_valid(int opt, int64_t value)
+{
+    return opt >= 0 && opt < SYSPARAM_COUNT && value >= 0 && value <= g_max[opt];
+}
 
 int64_t oacl_sysparam_get(int opt)
 {
