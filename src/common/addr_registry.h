@@ -24,7 +24,7 @@ enum oacl_mem_kind {
     OACL_MEM_DEVICE_ALIAS = 2,  /* device address of a mapped host range */
     OACL_MEM_HOST_REGISTERED = 3,
     OACL_MEM_DEVICE = 4,        /* aclrtMalloc and friends */
-    OACL_MEM_MBUF = 5,          /* data area of an mbuf (aclrtAllocBuf): runtime host memory */
+    OACL_MEM_MBUF = 6,          /* mbuf data area (aclrtAllocBuf): runtime host memory; 5: managed on main */
 };
 
 /* One range. The registry stores pointers to records that their creator

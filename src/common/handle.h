@@ -24,7 +24,7 @@ enum oacl_htype {
     OACL_H_ARGS = 6,
     OACL_H_PARAM = 7,
     OACL_H_NOTIFY = 8,
-    OACL_H_MBUF = 9, /* aclrtAllocBuf (mbuf.c) */
+    OACL_H_MBUF = 11, /* aclrtAllocBuf (mbuf.c); 9, 10 are taken on main (physical memory, pools) */
     OACL_H_TYPE_COUNT
 };
 
