@@ -25,6 +25,7 @@ enum oacl_mem_kind {
     OACL_MEM_HOST_REGISTERED = 3,
     OACL_MEM_DEVICE = 4,        /* aclrtMalloc and friends */
     OACL_MEM_MANAGED = 5,       /* aclrtMemAllocManaged: one address for host and every device */
+    OACL_MEM_MBUF = 6,          /* mbuf data area (aclrtAllocBuf): runtime host memory */
 };
 
 /* Who made an OACL_MEM_DEVICE (or OACL_MEM_HOST_PINNED) range: aclrtFree

@@ -26,6 +26,7 @@ enum oacl_htype {
     OACL_H_NOTIFY = 8,
     OACL_H_PHYSMEM = 9,   /* aclrtDrvMemHandle: physical memory (vmm.c) */
     OACL_H_MEMPOOL = 10,
+    OACL_H_MBUF = 11,     /* aclrtAllocBuf (mbuf.c) */
     OACL_H_TYPE_COUNT
 };
 

@@ -100,7 +100,7 @@ static aclError launch(struct oacl_module *module, const struct oacl_kernel_info
                 .timeout_ns = c->timeout_ns,
                 .patches = c->patches,
                 .num_patches = c->num_patches,
-                .max_cores = oacl_device_core_limit(ctx->dev), /* aclrtSetDeviceResLimit */
+                .max_cores = oacl_launch_core_limit(ctx->dev), /* thread, device and group limits */
             };
             char err[OACL_BACKEND_ERRLEN] = "";
             int brc = oacl_backend()->queue_launch(s->queue, &l, err);

@@ -332,7 +332,7 @@ aclError oacl_copy_classify(const void *p, size_t count, const char *name, enum 
         return ACL_SUCCESS;
     }
     *out = r.kind == OACL_MEM_DEVICE ? OACL_CLASS_DEVICE : OACL_CLASS_HOST;
-    *pinned = r.kind == OACL_MEM_HOST_PINNED;
+    *pinned = r.kind == OACL_MEM_HOST_PINNED || r.kind == OACL_MEM_MBUF; /* runtime memory, page-locked */
     if (r.kind == OACL_MEM_DEVICE)
         *device = r.device;
     return ACL_SUCCESS;

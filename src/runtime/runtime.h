@@ -44,8 +44,17 @@ struct oacl_config {
     int32_t default_device;                 /* from aclInit config, -1 = none */
 };
 
-/* Reads, checks and applies aclInit's configuration file (init_config.c). */
-aclError oacl_config_file_load(const char *path);
+/* aclInit's configuration file (init_config.c). read: the whole raw text
+ * (NUL-terminated; free it), ACL_ERROR_INVALID_FILE when it cannot be
+ * opened or read; a regular file over 10 MiB sets *too_large instead
+ * (no text). parse: the JSON checks (100006) and the values of the keys
+ * with an effect (invalid value: 100000); nothing is applied. */
+struct oacl_init_settings {
+    bool global_msgs;       /* err_msg_mode "1" */
+    int32_t default_device; /* defaultDevice.default_device, -1 = none */
+};
+aclError oacl_config_file_read(const char *path, char **text, size_t *len, bool *too_large);
+aclError oacl_config_parse(const char *text, size_t len, const char *path, struct oacl_init_settings *out);
 
 /* Process-wide configuration; read once from the environment on first use. */
 const struct oacl_config *oacl_config(void);
@@ -73,6 +82,7 @@ struct oacl_device {
     uint32_t res_limit[2];              /* cube / vector cores a launch may use, 0 = no limit */
     uint64_t peer_mask;                 /* bit p: access to device p's memory enabled */
     int32_t fault_code;                 /* newest kernel failure synchronised, 0 = none */
+    int32_t group_sel;                  /* groups.c: aclrtSetGroup id + 1, 0 = none (atomic) */
 };
 
 /* Streams per device, default streams included (CANN: 512..2048). */
@@ -153,6 +163,10 @@ struct oacl_stream {
     struct subscriber *hostfunc_sub;
     struct oacl_host_thread *host_thread;
     void *handle;                       /* its handle value (obj.handle is cleared on retire) */
+    /* stream_limits.c: aclrtSetStreamResLimit per aclrtDevResLimitType,
+       valid where bit `type` of res_set is set (atomic). */
+    uint32_t res_limit[2];
+    uint32_t res_set;
 };
 
 /* Stops the stream's host thread and drops its subscriptions (the stream's
@@ -336,5 +350,50 @@ aclError oacl_managed_free(void *ptr, const char *fn);
 
 /* Drops the allocator registration of a stream being destroyed (allocator.c). */
 void oacl_allocator_forget_stream(const void *stream_handle);
+/* ---- miscellaneous functions (spec acl-rt-misc.md) ------------------------------- */
+
+/* Init/finalize callbacks (init_callbacks.c): run the callbacks of one
+ * aclRegisterCallbackType from a snapshot; the first non-zero result is
+ * returned (with a message naming aclInit / fn). */
+aclError oacl_notify_init_callbacks(int type, const char *text, size_t len);
+aclError oacl_notify_finalize_callbacks(int type, const char *fn);
+/* True on a thread running aclInit/aclFinalize callbacks (nested calls
+ * would deadlock on the init lock). */
+bool oacl_in_lifecycle_callback(void);
+/* init.c: true while the process is initialized; then *text / *len are the
+ * configuration text of the successful aclInit (NUL-terminated, "" without
+ * a file; immutable). */
+bool oacl_init_config_text(const char **text, size_t *len);
+
+/* Core limits (device_query.c): cores of an aclrtDevResLimitType the
+ * profile has (false: unknown type), and dev's limit in force for it (the
+ * aclrtSetDeviceResLimit one, else every core). */
+bool oacl_res_cores(int type, uint32_t *n);
+uint32_t oacl_device_res_effective(const struct oacl_device *dev, int type);
+
+/* Stream resource limits (stream_limits.c). The limit in force for the
+ * calling thread on dev: its bound stream's (aclrtUseStreamResInCurrentThread)
+ * if set for type, else oacl_device_res_effective. */
+uint32_t oacl_thread_res_limit(const struct oacl_device *dev, int type);
+/* The executor's max_cores (0: no limit) for a launch the calling thread
+ * enqueues on dev: the thread's vector-core limit (0 counts as 1) bounded
+ * by the device's compute group. */
+uint32_t oacl_launch_core_limit(const struct oacl_device *dev);
+
+/* Compute groups (groups.c). AI Cores of dev's group in use (0: none);
+ * the stream-creation rule (107013 when several groups exist, none is the
+ * default and none was selected; a default stream is created anyway, with
+ * a warning); forgetting the selection at the final reset. */
+uint32_t oacl_group_core_limit(const struct oacl_device *dev);
+aclError oacl_group_stream_check(const struct oacl_device *dev, bool is_default, const char *fn);
+void oacl_group_device_reset(struct oacl_device *dev);
+
+/* System parameters (sysparam.c); opt is an aclSysParamOpt value. set
+ * ignores invalid pairs (aclrtCtxSetSysParamOpt also writes here). */
+bool oacl_sysparam_valid(int opt, int64_t value);
+int64_t oacl_sysparam_get(int opt);
+void oacl_sysparam_set(int opt, int64_t value);
+/* ACL_OPT_ENABLE_DEBUG_KERNEL is 1: kernels' global-memory accesses may be checked. */
+bool oacl_sysparam_debug_kernel(void);
 
 #endif /* OACL_RUNTIME_RUNTIME_H */

@@ -24,6 +24,9 @@ aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t 
                             struct oacl_stream **out, void **handle_out, const char *fn)
 {
     struct oacl_device *dev = ctx->dev;
+    aclError grc = oacl_group_stream_check(dev, is_default, fn); /* 107013: several groups, none chosen */
+    if (grc)
+        return grc;
     if (!is_default)
         oacl_stream_reap(ctx, false); /* finished force-destroyed streams count no more */
     if (__atomic_add_fetch(&dev->streams, 1, __ATOMIC_RELAXED) > OACL_MAX_STREAMS_PER_DEVICE) {
