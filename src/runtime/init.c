@@ -11,6 +11,8 @@
 
 #include "common/log.h"
 #include "device/cpu/soc_profile.h"
+#include "runtime/dump.h"
+#include "runtime/prof.h"
 #include "runtime/runtime.h"
 
 #define MAX_DEVICES 64
@@ -219,6 +221,7 @@ static uint64_t g_refcount;
 
 OACL_API aclError aclInit(const char *configPath)
 {
+    OACL_PROF_API(NULL);
     pthread_mutex_lock(&g_init_lock);
     if (g_refcount > 0) {
         g_refcount++;
@@ -236,7 +239,21 @@ OACL_API aclError aclInit(const char *configPath)
         g_state = INITIALIZED;
     }
     pthread_mutex_unlock(&g_init_lock);
+    /* the file's profiler and dump sections take effect now */
+    oacl_prof_acl_init_done(rc == ACL_SUCCESS);
+    if (rc == ACL_SUCCESS)
+        oacl_dump_acl_init_done();
+    else
+        oacl_dump_acl_init_failed();
     return rc;
+}
+
+bool oacl_acl_initialized(void)
+{
+    pthread_mutex_lock(&g_init_lock);
+    bool on = g_refcount > 0;
+    pthread_mutex_unlock(&g_init_lock);
+    return on;
 }
 
 static void finalize_locked(void)
@@ -248,6 +265,7 @@ static void finalize_locked(void)
 
 OACL_API aclError aclFinalize(void)
 {
+    OACL_PROF_API(NULL);
     pthread_mutex_lock(&g_init_lock);
     if (g_state == FINALIZED && g_refcount == 0) {
         pthread_mutex_unlock(&g_init_lock);
@@ -255,6 +273,8 @@ OACL_API aclError aclFinalize(void)
     }
     finalize_locked();
     pthread_mutex_unlock(&g_init_lock);
+    oacl_prof_acl_finalize();
+    oacl_dump_acl_finalize();
     return ACL_SUCCESS;
 }
 
@@ -271,6 +291,10 @@ OACL_API aclError aclFinalizeReference(uint64_t *refCount)
         finalize_locked();
     uint64_t left = g_refcount;
     pthread_mutex_unlock(&g_init_lock);
+    if (left == 0) {
+        oacl_prof_acl_finalize();
+        oacl_dump_acl_finalize();
+    }
     if (refCount)
         *refCount = left;
     return ACL_SUCCESS;

@@ -19,6 +19,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "runtime/dump.h"
+#include "runtime/prof.h"
 #include "runtime/runtime.h"
 
 #define CONFIG_MAX_BYTES (1u << 20)
@@ -115,6 +117,20 @@ static aclError apply_config(const cJSON *root, const char *path)
                              "%s: defaultDevice.default_device must be a device id string in \"0\"..\"%u\"", path,
                              oacl_config()->device_count ? oacl_config()->device_count - 1 : 0);
         default_device = (int32_t)n;
+    }
+    /* profiling-and-tools.md §4.1 and acl-rt-misc.md §3.3.1: validated now,
+       started when aclInit succeeds */
+    const cJSON *prof = cJSON_GetObjectItemCaseSensitive(root, "profiler");
+    if (prof) {
+        aclError rc = oacl_prof_init_section(prof, path);
+        if (rc)
+            return rc;
+    }
+    const cJSON *dump = cJSON_GetObjectItemCaseSensitive(root, "dump");
+    if (dump) {
+        aclError rc = oacl_dump_init_section(dump, path);
+        if (rc)
+            return rc;
     }
     oacl_errmsg_set_global(global_msgs);
     oacl_config_set_default_device(default_device);

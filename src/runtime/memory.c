@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/addr_registry.h"
+#include "common/smi_page.h"
 #include "runtime/runtime.h"
 
 static size_t page_round(size_t n)
@@ -20,6 +21,7 @@ static size_t page_round(size_t n)
 
 OACL_API aclError aclrtMallocHost(void **hostPtr, size_t size)
 {
+    OACL_PROF_API("HostMalloc");
     if (!hostPtr)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "hostPtr is NULL");
     if (size == 0)
@@ -69,6 +71,7 @@ OACL_API aclError aclrtMallocHost(void **hostPtr, size_t size)
 
 OACL_API aclError aclrtFreeHost(void *hostPtr)
 {
+    OACL_PROF_API("HostFree");
     if (!hostPtr)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "hostPtr is NULL");
     uintptr_t p = (uintptr_t)hostPtr;
@@ -150,6 +153,7 @@ static aclError device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy p
                          dev->id, len, (unsigned long long)(cap - used), (unsigned long long)cap);
     }
     dev->mem_used += len;
+    oacl_smi_mem_used((uint32_t)dev->id, dev->mem_used); /* oacl-smi */
     pthread_mutex_unlock(&dev->mem_lock);
 
     struct oacl_mem_record *r = calloc(1, sizeof(*r));
@@ -178,6 +182,7 @@ static aclError device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy p
         free(r);
         pthread_mutex_lock(&dev->mem_lock);
         dev->mem_used -= len;
+        oacl_smi_mem_used((uint32_t)dev->id, dev->mem_used); /* oacl-smi */
         pthread_mutex_unlock(&dev->mem_lock);
         return oacl_fail(rc, fn, "%s", err);
     }
@@ -187,16 +192,19 @@ static aclError device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy p
 
 OACL_API aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
+    OACL_PROF_API("DevMalloc");
     return device_malloc(devPtr, size, policy, true, __func__);
 }
 
 OACL_API aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
+    OACL_PROF_API("DevMalloc");
     return device_malloc(devPtr, size, policy, false, __func__);
 }
 
 OACL_API aclError aclrtFree(void *devPtr)
 {
+    OACL_PROF_API("DevFree");
     if (!devPtr)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "devPtr is NULL");
     uintptr_t p = (uintptr_t)devPtr;
@@ -237,6 +245,7 @@ OACL_API aclError aclrtFree(void *devPtr)
     oacl_backend()->dev_free(dev->bdev, devPtr, r->size);
     pthread_mutex_lock(&dev->mem_lock);
     dev->mem_used -= r->size;
+    oacl_smi_mem_used((uint32_t)dev->id, dev->mem_used); /* oacl-smi */
     pthread_mutex_unlock(&dev->mem_lock);
     free(r);
     return ACL_SUCCESS;
@@ -370,6 +379,7 @@ static aclError check_reach(const struct oacl_context *ctx, const struct copy_si
 
 OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind)
 {
+    OACL_PROF_API("MemCopySync");
     if (count == 0)
         return ACL_SUCCESS;
     struct copy_sides sides;
@@ -394,6 +404,7 @@ OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t
 OACL_API aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
                                    aclrtStream stream)
 {
+    OACL_PROF_API("MemcpyAsync");
     if (count == 0)
         return ACL_SUCCESS;
     struct copy_sides sides;
@@ -443,6 +454,7 @@ static aclError check_fill(void *devPtr, size_t maxCount, size_t count, const ch
 
 OACL_API aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 {
+    OACL_PROF_API("Memset");
     if (count == 0)
         return ACL_SUCCESS;
     aclError rc = check_fill(devPtr, maxCount, count, __func__);
@@ -462,6 +474,7 @@ OACL_API aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size
 
 OACL_API aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream)
 {
+    OACL_PROF_API("MemsetAsync");
     if (count == 0)
         return ACL_SUCCESS;
     aclError rc = check_fill(devPtr, maxCount, count, __func__);

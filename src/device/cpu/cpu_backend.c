@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "common/dump.h"
 #include "common/log.h"
 #include "device/cpu/cpu_device.h"
 #include "device/cpu/soc_profile.h"
@@ -179,6 +180,8 @@ static int queue_job(struct oacl_queue *q, void *dst, const void *src, uint8_t v
     t->run = overlap ? move_unit : copy_unit;
     t->release = job_release;
     t->dev = q->dev;
+    t->trace_type = src ? OACL_TT_MEMCPY : OACL_TT_MEMSET;
+    t->trace_bytes = n;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
@@ -241,6 +244,7 @@ static int cpu_queue_host_step(struct oacl_queue *q, void (*arrive)(void *arg, v
     t->cancel = cancel ? host_step_cancel : NULL;
     t->release = host_step_release;
     t->dev = q->dev;
+    t->trace_type = OACL_TT_HOSTFUNC;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
@@ -250,6 +254,8 @@ static void cpu_host_step_done(void *token) { oacl_exec_task_done(token); }
 static void kernel_task_release(struct oacl_task *t)
 {
     oacl_cpu_module_put(t->module);
+    if (t->dump)
+        oacl_dump_plan_free(t->dump);
     free(t);
 }
 
@@ -289,6 +295,8 @@ static int cpu_queue_launch(struct oacl_queue *q, const struct oacl_launch *l, c
     t->timeout_ns = l->timeout_ns;
     t->max_workers = l->max_cores;
     t->dev = q->dev;
+    t->trace_type = OACL_TT_KERNEL_AIVEC; /* every oacl kernel runs on vector cores */
+    t->dump = l->dump;                     /* the task owns the plan from here */
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
@@ -384,4 +392,7 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .event_create_shared = oacl_cpu_event_create_shared,
     .event_share_fd = oacl_cpu_event_share_fd,
     .event_import = oacl_cpu_event_import,
+    /* observation: profiler markers, stream names for traces and dumps */
+    .queue_marker = oacl_cpu_queue_marker,
+    .queue_set_id = oacl_cpu_queue_set_id,
 };
