@@ -1,7 +1,9 @@
 /* The per-process status page behind oacl-smi (see smi_page.h). */
 #include "common/smi_page.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -54,8 +56,33 @@ static void page_forget_in_child(void)
     pthread_mutex_init(&g_lock, NULL);
 }
 
+/* Pages of this user's processes that died without removing theirs
+ * (kill -9): whoever makes a page clears them away. */
+static void remove_stale_pages(void)
+{
+    DIR *d = opendir(oacl_smi_dir());
+    if (!d)
+        return;
+    char prefix[48];
+    snprintf(prefix, sizeof(prefix), "oacl-%u-", (unsigned)getuid());
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+            continue;
+        char *end;
+        long pid = strtol(e->d_name + strlen(prefix), &end, 10);
+        if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char path[4400];
+        snprintf(path, sizeof(path), "%s/%s", oacl_smi_dir(), e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+}
+
 static struct oacl_smi_proc *page_create_locked(void)
 {
+    remove_stale_pages();
     static bool hooks;
     if (!hooks) {
         hooks = true;

@@ -181,7 +181,8 @@ static inline void oacl_trace_scope_leave(struct oacl_trace_scope *s)
 
 /* First statement of an instrumented API function: records an AscendCL@
  * event for it (and a nested Runtime@<rt> event when rt is not NULL). */
-#define OACL_PROF_API(rt) OACL_TRACE_SCOPE_(oacl_trace_api_scope_, __func__, rt, OACL_LVL_ACL, OACL_TR_ACL | OACL_TR_RUNTIME)
+#define OACL_PROF_API(rt) OACL_TRACE_SCOPE_(oacl_trace_api_scope_, __func__, rt, OACL_LVL_ACL, \
+                                             OACL_TR_ACL | OACL_TR_RUNTIME | OACL_TR_STATS)
 /* A Node@<kernel> event around a kernel launch. */
 #define OACL_PROF_NODE(kernel) OACL_TRACE_SCOPE_(oacl_trace_node_scope_, kernel, NULL, OACL_LVL_NODE, OACL_TR_NODE)
 

@@ -183,6 +183,8 @@ static bool validate(const cJSON *dump, struct cfg **out, char *why, size_t whyl
 #define BAD(...) (snprintf(why, whylen, __VA_ARGS__), false)
     if (!cJSON_IsObject(dump))
         return BAD("\"dump\" must be an object");
+    if (!dump->child)
+        return true; /* "dump": {} enables nothing */
     bool types = true;
     const char *path = str_member(dump, "dump_path", &types);
     const char *mode = str_member(dump, "dump_mode", &types);

@@ -252,7 +252,8 @@ static bool device_range(uint32_t device, const void *p, uint64_t size)
         return false;
     if (r.kind != OACL_MEM_DEVICE || (r.device != (int32_t)device && r.device != OACL_MEM_ANY_DEVICE))
         return false;
-    return size <= r.base + r.size - a;
+    size_t len = r.user_size ? r.user_size : r.size; /* what was asked for, not the padding */
+    return a < r.base + len && size <= r.base + len - a;
 }
 
 OACL_API mstxMemHeapHandle_t mstxMemHeapRegister(mstxDomainHandle_t domain, mstxMemHeapDesc_t const *desc)

@@ -742,8 +742,12 @@ __attribute__((constructor)) static void prof_at_load(void)
     const char *dir = getenv("OACL_PROFILE");
     if (!dir || !*dir)
         return;
+    uint64_t storage = 0;
+    const char *limit = getenv("OACL_PROFILE_STORAGE_LIMIT");
+    if (limit && *limit && !storage_limit(limit, &storage))
+        OACL_WARN("OACL_PROFILE_STORAGE_LIMIT='%s' is not <N>MB with N >= 200; no limit", limit);
     pthread_mutex_lock(&g_lock);
-    cmd_start_locked(dir, env_flags(), ACL_AICORE_PIPE_UTILIZATION, 0);
+    cmd_start_locked(dir, env_flags(), ACL_AICORE_PIPE_UTILIZATION, storage);
     pthread_mutex_unlock(&g_lock);
 }
 

@@ -55,8 +55,9 @@ struct marker_arg {
 static void marker_reached(void *arg, uint64_t ns)
 {
     struct marker_arg *m = arg;
-    uint32_t cat = m->kind == OACL_REC_STEP ? OACL_TR_STEP : OACL_TR_TX;
-    if (!oacl_trace_device_on(cat, m->device))
+    /* tx markers follow the host-side collection (a host-only msproftx
+       config still shows them); steps belong to a profiled device */
+    if (m->kind == OACL_REC_STEP ? !oacl_trace_device_on(OACL_TR_STEP, m->device) : !oacl_trace_on(OACL_TR_TX))
         return;
     struct oacl_trace_rec r = {.kind = m->kind,
                                .level = m->level,

@@ -6,7 +6,16 @@ lib=$1
 doc=$2
 syms=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRV]$/ {print $3}' | sed 's/@.*//' | sort -u)
 [ -n "$syms" ] || { echo "no exported symbols in $lib"; exit 1; }
-bad=$(echo "$syms" | grep -Ev '^(acl[A-Za-z0-9_]*|oacl_[a-z0-9_]+)$' || true)
+# Besides acl* and oacl_*: exactly the non-ACL names of CANN's profiler,
+# tools-extension and log libraries that libacl_rt.so also is
+# (profiling-and-tools.md §1, §3.5, §3.7).
+others='InitInjectionMstx mstxMarkA mstxRangeStartA mstxRangeEnd mstxGetToolId mstxDomainCreateA mstxDomainDestroy
+mstxDomainMarkA mstxDomainRangeStartA mstxDomainRangeEnd mstxMemHeapRegister mstxMemHeapUnregister
+mstxMemRegionsRegister mstxMemRegionsUnregister AlogCheckDebugLevel AlogRecord'
+for s in $others; do
+  echo "$syms" | grep -qx "$s" || { echo "required but not exported: $s"; exit 1; }
+done
+bad=$(echo "$syms" | grep -Ev '^(acl[A-Za-z0-9_]*|oacl_[a-z0-9_]+)$' | grep -vxF "$(echo $others | tr ' ' '\n')" || true)
 if [ -n "$bad" ]; then echo "unexpected exports:"; echo "$bad"; exit 1; fi
 # Every exported oacl_ symbol is documented, and every documented one exists.
 documented=$(grep -o 'oacl_[a-z0-9_/]*' "$doc" | tr '/' '\n' | sed 's/^\([a-z0-9]\)/oacl_vadd_\1/; s/^oacl_vadd_oacl_/oacl_/' | sort -u)
