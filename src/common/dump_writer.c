@@ -123,7 +123,11 @@ static struct oacl_dump_snap *snapshot(uint32_t phase, const void *args, size_t 
         struct oacl_mem_record r;
         if (!oacl_registry_lookup(OACL_SPACE_ALLOC, (uintptr_t)v, &r))
             continue;
-        uint64_t size = r.base + r.size - v, flags = 0;
+        /* to the end of the allocation as asked for (not its padding) */
+        size_t len = r.user_size ? r.user_size : r.size;
+        if ((uintptr_t)v >= r.base + len)
+            continue;
+        uint64_t size = r.base + len - v, flags = 0;
         if (size > max_buffer()) {
             size = max_buffer();
             flags = 1;

@@ -742,8 +742,11 @@ OACL_API aclError acldumpSaveExceptionInfo(const char *fileName, const char *use
         struct oacl_mem_record r;
         uintptr_t a = (uintptr_t)t->tensorAddr;
         /* Decision 16: only live device memory of the current device is read */
-        if (!oacl_registry_lookup(OACL_SPACE_ALLOC, a, &r) || r.kind != OACL_MEM_DEVICE ||
-            (r.device != dev && r.device != OACL_MEM_ANY_DEVICE) || t->tensorSize > r.base + r.size - a) {
+        size_t alloc = 0;
+        if (oacl_registry_lookup(OACL_SPACE_ALLOC, a, &r))
+            alloc = r.user_size ? r.user_size : r.size; /* as allocated, not the padding */
+        if (!alloc || r.kind != OACL_MEM_DEVICE || (r.device != dev && r.device != OACL_MEM_ANY_DEVICE) ||
+            a >= r.base + alloc || t->tensorSize > r.base + alloc - a) {
             rc = oacl_fail(ACL_ERROR_FAILURE, __func__, "tensor %zu: %p + %zu is not live device memory of device %d",
                            i, (void *)t->tensorAddr, t->tensorSize, dev);
             break;
