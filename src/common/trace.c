@@ -295,10 +295,18 @@ void oacl_trace_end(void)
 {
     __atomic_store_n(&oacl_trace_mask, 0, __ATOMIC_SEQ_CST);
     uint32_t gen = __atomic_load_n(&g_s.gen, __ATOMIC_ACQUIRE);
+    /* Wait for records in flight without the lock: a recorder may need it
+       to retire a full chunk. Buffers are never freed and are added at the
+       head, so the list can be walked from a snapshot; a thread added later
+       sees the mask cleared. */
     pthread_mutex_lock(&g_lock);
-    for (struct tbuf *b = g_threads; b; b = b->next) {
+    struct tbuf *head = g_threads;
+    pthread_mutex_unlock(&g_lock);
+    for (struct tbuf *b = head; b; b = b->next)
         while (__atomic_load_n(&b->busy, __ATOMIC_SEQ_CST))
             sched_yield();
+    pthread_mutex_lock(&g_lock);
+    for (struct tbuf *b = g_threads; b; b = b->next) {
         struct chunk *c = __atomic_load_n(&b->cur, __ATOMIC_ACQUIRE);
         if (c && c->gen == gen && c->count) {
             __atomic_store_n(&b->cur, NULL, __ATOMIC_RELEASE);

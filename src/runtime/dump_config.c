@@ -369,8 +369,11 @@ static void apply_locked(struct cfg *c)
         cfg_free(c);
         break;
     case K_DATA:
-        cfg_free(g_data);
-        g_data = c;
+        {
+            struct cfg *old = g_data;
+            __atomic_store_n(&g_data, c, __ATOMIC_RELEASE); /* read without the lock at enqueue */
+            cfg_free(old);
+        }
         snprintf(g_data_dir, sizeof(g_data_dir), "%s/%s", c->path, stamp);
         if (c->stats)
             OACL_WARN("dump: dump_data \"stats\" writes the raw dump (kernel arguments carry no data types)");
@@ -382,8 +385,9 @@ static void apply_locked(struct cfg *c)
 
 static void stop_all_locked(void)
 {
-    cfg_free(g_data);
-    g_data = NULL;
+    struct cfg *old = g_data;
+    __atomic_store_n(&g_data, NULL, __ATOMIC_RELEASE);
+    cfg_free(old);
     g_data_dir[0] = '\0';
     g_overflow = false;
     g_overflow_dir[0] = '\0';
