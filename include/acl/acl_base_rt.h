@@ -294,8 +294,7 @@ ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *
 /* Reports a figure (aclDeviceInfo) of a device. */
 ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value);
 
-/* Application log record in module APP (profiling-and-tools.md §3.7);
- * normally used through ACL_APP_LOG. */
+/* Writes an application message to the log (normally through ACL_APP_LOG). */
 ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line,
                                    const char *fmt, ...);
 

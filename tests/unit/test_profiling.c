@@ -222,6 +222,7 @@ static void test_create_config(void **state)
     ACL_OK(aclprofDestroyConfig(host_only));
     ACL_ERR(aclprofDestroyConfig(host_only), ACL_ERROR_INVALID_PARAM, "not a live config");
     ACL_ERR(aclprofDestroyConfig(NULL), ACL_ERROR_INVALID_PARAM, "NULL");
+    ACL_ERR(aclprofDestroyConfig((const aclprofConfig *)&one), ACL_ERROR_INVALID_PARAM, "not a live config");
     ACL_ERR(aclprofStart((const aclprofConfig *)&one), ACL_ERROR_INVALID_PARAM, "not a live config");
 }
 
@@ -243,6 +244,7 @@ static void test_start_stop_rules(void **state)
     ACL_ERR(aclprofStart(mbad), ACL_ERROR_INVALID_PARAM, "aicoreMetrics 42");
     assert_int_equal(pc_prof_dirs(dir, NULL, 0), 0); /* refused starts wrote nothing */
     ACL_OK(aclprofStart(a));
+    ACL_ERR(aclprofStop((const aclprofConfig *)&dev0), ACL_ERROR_INVALID_PARAM, "not a live config");
     ACL_OK(aclprofStart(a)); /* a second start only checks */
     ACL_ERR(aclprofStart(b), ACL_ERROR_INVALID_PROFILING_CONFIG, "is profiled with");
     ACL_ERR(aclprofStop(b), ACL_ERROR_INVALID_PROFILING_CONFIG, "was started with");
@@ -544,6 +546,10 @@ static void test_msproftx_rules(void **state)
     ACL_OK(aclprofRangeStop(rid));
     assert_int_equal(aclprofRangeStop(rid), -1); /* once */
     assert_int_equal(aclprofMark(&fake), -1);     /* not a pool stamp */
+    assert_int_equal(aclprofMark(NULL), -1);
+    assert_int_equal(aclprofPush(&fake), -1);
+    assert_int_equal(aclprofRangeStart(&fake, &rid), -1);
+    assert_int_equal(rid, 5); /* untouched */
     /* tensor-info ranges */
     aclprofTensor tensors[2] = {{.type = 0, .shapeDim = 2, .shape = {3, 4}}, {.type = 1, .shapeDim = 1, .shape = {12}}};
     aclprofTensorInfo ti = {.opNameId = aclprofStr2Id("my_op"),
@@ -857,6 +863,11 @@ static void test_subscription(void **state)
     ACL_ERR(aclprofGetOpNameLen(recs, 160, 0, NULL), ACL_ERROR_INVALID_PARAM, "opNameLen is NULL");
     ACL_ERR(aclprofGetOpName(recs, 160, 3, name, sizeof(name)), ACL_ERROR_INVALID_PARAM, "index 3");
     ACL_ERR(aclprofGetOpType(recs, 160, 0, NULL, 8), ACL_ERROR_INVALID_PARAM, "opType is NULL");
+    ACL_ERR(aclprofGetOpTypeLen(recs, 79, 0, &len), ACL_ERROR_INVALID_PARAM, "invalid op data");
+    ACL_ERR(aclprofGetOpTypeLen(NULL, 160, 0, &len), ACL_ERROR_INVALID_PARAM, "opInfo is NULL");
+    ACL_ERR(aclprofGetOpNameLen(recs, 160, 2, &len), ACL_ERROR_INVALID_PARAM, "index 2");
+    ACL_ERR(aclprofGetOpName(NULL, 160, 0, name, sizeof(name)), ACL_ERROR_INVALID_PARAM, "opInfo is NULL");
+    assert_int_equal(len, 0);
     assert_string_equal(name, "untouched");
     /* subscriptions: there are no models to subscribe */
     int fds[2];
@@ -896,6 +907,8 @@ static void child_work(void)
     /* under OACL_PROFILE the API belongs to the command line */
     CHILD_CHECK(aclprofInit("/tmp", 4) == ACL_ERROR_PROF_ALREADY_RUN);
     CHILD_CHECK(aclprofStart(NULL) == ACL_ERROR_PROF_ALREADY_RUN);
+    CHILD_CHECK(aclprofStop(NULL) == ACL_ERROR_PROF_ALREADY_RUN);
+    CHILD_CHECK(aclprofFinalize() == ACL_ERROR_PROF_ALREADY_RUN);
 }
 
 /* Many small launches with a 1 MiB record buffer: records spill to disk. */
