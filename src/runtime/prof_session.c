@@ -198,9 +198,19 @@ static bool make_session_dir(const char *base, struct oacl_prof_session *s)
     return true;
 }
 
+static void cmd_end_at_exit(void);
+
 /* Starts collection for s (lock held). */
 static void session_begin_locked(struct oacl_prof_session *s)
 {
+    /* A session still running at exit is written then (Decision 23); the
+       handler is registered only once a session exists, so that loading and
+       unloading the library (kernel binaries link it) leaves nothing behind. */
+    static bool at_exit;
+    if (!at_exit) {
+        at_exit = true;
+        atexit(cmd_end_at_exit);
+    }
     char spill[PATH_MAX + 64];
     snprintf(spill, sizeof(spill), "%s/host/oacl_records.tmp", s->dir);
     s->cats = oacl_prof_cats(s->bits);
@@ -738,7 +748,6 @@ __attribute__((destructor)) static void prof_at_unload(void) { cmd_end_at_exit()
 
 __attribute__((constructor)) static void prof_at_load(void)
 {
-    atexit(cmd_end_at_exit);
     const char *dir = getenv("OACL_PROFILE");
     if (!dir || !*dir)
         return;
