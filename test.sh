@@ -7,7 +7,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$root/scripts/deps.sh"
-oacl_need_packages "${OACL_BUILD_PACKAGES[@]}" libcmocka-dev pkgconf python3
+# gnuplot-nox: msprof draws timeline.png with it (the test checks the png when present)
+oacl_need_packages "${OACL_BUILD_PACKAGES[@]}" libcmocka-dev pkgconf python3 gnuplot-nox
 
 jobs=$(nproc)
 stages=${OACL_TEST_STAGES:-normal asan tsan}

@@ -317,6 +317,9 @@ ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffe
 
 /* The stored size (0 for a NULL descriptor). */
 ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
+/* Writes an application message to the log (normally through ACL_APP_LOG). */
+ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line,
+                                   const char *fmt, ...);
 
 #ifdef __cplusplus
 }

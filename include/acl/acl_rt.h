@@ -1435,6 +1435,15 @@ ACL_FUNC_VISIBILITY aclError aclrtMemMapSelectedLink(void *virPtrDst, size_t siz
                                                      uint32_t linkIdx);
 ACL_FUNC_VISIBILITY aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink);
 
+/* ---- Dump configuration (acl-rt-misc.md §3.3) ------------------------------- */
+
+/* Opens a dump session (needs aclInit). */
+ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
+/* Applies the "dump" member of a JSON file (acl.json format). */
+ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
+/* Switches every dump off and closes the session. */
+ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
+
 /* ---- Error query ---------------------------------------------------------- */
 
 /* Returns the calling thread's last runtime error and clears it. */

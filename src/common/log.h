@@ -5,6 +5,9 @@
  *
  * Level from OACL_LOG_LEVEL (debug|info|warning|error|none, default
  * warning), or CANN's ASCEND_GLOBAL_LOG_LEVEL (0..4) when ours is unset.
+ *
+ * Every message is also a record of module RUNTIME in CANN's log
+ * (common/cann_log.h), which has its own levels and destinations.
  */
 #ifndef OACL_COMMON_LOG_H
 #define OACL_COMMON_LOG_H
@@ -18,11 +21,16 @@ enum oacl_log_level {
 };
 
 void oacl_log(enum oacl_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same with the caller's source location (for the CANN record). */
+void oacl_log_at(enum oacl_log_level level, const char *file, int line, const char *func, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* The stderr line only. */
+void oacl_log_stderr(enum oacl_log_level level, const char *msg);
 int oacl_log_enabled(enum oacl_log_level level);
 
-#define OACL_DEBUG(...) oacl_log(OACL_LOG_DEBUG, __VA_ARGS__)
-#define OACL_INFO(...) oacl_log(OACL_LOG_INFO, __VA_ARGS__)
-#define OACL_WARN(...) oacl_log(OACL_LOG_WARNING, __VA_ARGS__)
-#define OACL_ERROR(...) oacl_log(OACL_LOG_ERROR, __VA_ARGS__)
+#define OACL_DEBUG(...) oacl_log_at(OACL_LOG_DEBUG, __FILE__, __LINE__, __func__, __VA_ARGS__)
+#define OACL_INFO(...) oacl_log_at(OACL_LOG_INFO, __FILE__, __LINE__, __func__, __VA_ARGS__)
+#define OACL_WARN(...) oacl_log_at(OACL_LOG_WARNING, __FILE__, __LINE__, __func__, __VA_ARGS__)
+#define OACL_ERROR(...) oacl_log_at(OACL_LOG_ERROR, __FILE__, __LINE__, __func__, __VA_ARGS__)
 
 #endif /* OACL_COMMON_LOG_H */

@@ -26,6 +26,7 @@ struct oacl_module;  /* a loaded kernel binary */
 struct oacl_bevent;  /* an event */
 struct oacl_bnotify; /* a notify */
 struct oacl_bshare;  /* device memory made shareable with other processes */
+struct oacl_dump_plan; /* a kernel launch selected for a data dump (common/dump.h) */
 
 /*
  * Failure policy shared by the queues of one context. With stop_on_failure
@@ -81,6 +82,10 @@ struct oacl_launch {
     uint32_t max_cores;                  /* cores the launch may use at once (0: all) */
     const struct oacl_arg_patch *patches;/* copy_args only: applied to the copy */
     uint32_t num_patches;
+    /* Selected for a data dump (common/dump.h): the backend owns the plan
+       once queue_launch succeeded, and dumps the launch's buffers before
+       its first block and after its last (NULL: no dump). */
+    struct oacl_dump_plan *dump;
 };
 
 /* How a host range was made visible to the device. */
@@ -413,6 +418,15 @@ struct oacl_backend_ops {
        the calling thread, or in q's order. */
     void (*fill32)(void *dst, uint32_t value, size_t n);
     int (*queue_fill32)(struct oacl_queue *q, void *dst, uint32_t value, size_t n, char *err);
+
+    /* ---- observation (profiling-and-tools.md) ---- */
+    /* A zero-cost marker in q's order: when q reaches it, reached(arg, ns)
+       is called with the device time (CLOCK_MONOTONIC ns); release(arg)
+       follows (also when the marker is dropped unrun). */
+    int (*queue_marker)(struct oacl_queue *q, void (*reached)(void *arg, uint64_t ns), void (*release)(void *arg),
+                        void *arg, char *err);
+    /* Names q after its stream (aclrtStreamGetId) in traces and dumps. */
+    void (*queue_set_id)(struct oacl_queue *q, int32_t stream_id);
 };
 
 /* Accesses of va_map / va_protect (the values of aclrtMemAccessFlags). */

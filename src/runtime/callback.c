@@ -411,6 +411,7 @@ static aclError enqueue(struct oacl_stream *s, struct item *it, bool block, cons
 OACL_API aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
                                       aclrtStream stream)
 {
+    OACL_PROF_API("CallbackLaunch");
     if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "blockType %d is neither ACL_CALLBACK_BLOCK nor _NO_BLOCK",
                          (int)blockType);
@@ -445,6 +446,7 @@ OACL_API aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCal
 
 OACL_API aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args)
 {
+    OACL_PROF_API("LaunchHostFunc");
     if (!fn)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "fn is NULL");
     struct oacl_stream *s = NULL;

@@ -151,6 +151,7 @@ aclError oacl_ctx_require(const char *fn)
 
 OACL_API aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 {
+    OACL_PROF_API("ContextCreate");
     if (!context)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "context is NULL");
     struct oacl_device *dev = NULL;
@@ -199,6 +200,7 @@ static struct oacl_context *context_arg(aclrtContext h, const char **why)
 
 OACL_API aclError aclrtDestroyContext(aclrtContext context)
 {
+    OACL_PROF_API("ContextDestroy");
     if (!context)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "context is NULL");
     const char *why = NULL;
@@ -227,6 +229,7 @@ OACL_API aclError aclrtDestroyContext(aclrtContext context)
 
 OACL_API aclError aclrtSetCurrentContext(aclrtContext context)
 {
+    OACL_PROF_API("ContextSetCurrent");
     if (!context)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "context is NULL");
     const char *why = NULL;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/smi_page.h"
 #include "device/cpu/soc_profile.h"
 #include "runtime/runtime.h"
 
@@ -54,6 +55,9 @@ aclError oacl_device_open_locked(struct oacl_device *dev, const char *fn)
                                          &dev->bdev, err);
     if (rc)
         return oacl_fail(rc, fn, "device %d: %s", dev->id, err);
+    /* the status page oacl-smi reads */
+    const struct oacl_soc_profile *soc = oacl_config()->soc;
+    oacl_smi_device_used((uint32_t)dev->id, soc->name, oacl_config()->device_memory, oacl_soc_block_cores(soc));
     return ACL_SUCCESS;
 }
 
@@ -78,6 +82,7 @@ static aclError device_arg(int32_t id, struct oacl_device **out, const char *fn)
 
 OACL_API aclError aclrtSetDevice(int32_t deviceId)
 {
+    OACL_PROF_API("SetDevice");
     struct oacl_device *dev = NULL;
     aclError rc = device_arg(deviceId, &dev, __func__);
     if (rc)
@@ -121,9 +126,15 @@ static aclError reset_device(int32_t deviceId, bool force, const char *fn)
     return ACL_SUCCESS;
 }
 
-OACL_API aclError aclrtResetDevice(int32_t deviceId) { return reset_device(deviceId, false, __func__); }
+OACL_API aclError aclrtResetDevice(int32_t deviceId) {
+    OACL_PROF_API("DeviceReset");
+    return reset_device(deviceId, false, __func__);
+}
 
-OACL_API aclError aclrtResetDeviceForce(int32_t deviceId) { return reset_device(deviceId, true, __func__); }
+OACL_API aclError aclrtResetDeviceForce(int32_t deviceId) {
+    OACL_PROF_API("DeviceReset");
+    return reset_device(deviceId, true, __func__);
+}
 
 OACL_API aclError aclrtGetDevice(int32_t *deviceId)
 {

@@ -459,12 +459,16 @@ static aclError sync_device(int64_t timeout_ns, const char *fn)
     return rc;
 }
 
-OACL_API aclError aclrtSynchronizeDevice(void) { return sync_device(-1, __func__); }
+OACL_API aclError aclrtSynchronizeDevice(void) {
+    OACL_PROF_API("DeviceSynchronize");
+    return sync_device(-1, __func__);
+}
 
 aclError oacl_device_sync(int64_t timeout_ns, const char *fn) { return sync_device(timeout_ns, fn); }
 
 OACL_API aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
 {
+    OACL_PROF_API("DeviceSynchronize");
     if (timeout == 0 || timeout < -1)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "timeout %d is neither -1 (no limit) nor > 0 ms",
                          timeout);

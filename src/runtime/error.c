@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cann_log.h"
 #include "common/log.h"
+#include "common/trace.h"
 #include "runtime/runtime.h"
 
 /* Recent-error text is kept newest first and capped: the oldest lines go. */
@@ -97,7 +99,7 @@ void oacl_note_error(const char *fmt, ...)
     record_line(line);
 }
 
-aclError oacl_fail(aclError code, const char *fn, const char *fmt, ...)
+aclError oacl_fail_at(const char *file, int src_line, aclError code, const char *fn, const char *fmt, ...)
 {
     char reason[640];
     va_list ap;
@@ -109,7 +111,17 @@ aclError oacl_fail(aclError code, const char *fn, const char *fmt, ...)
     record_line(line);
     if (oacl_is_runtime_code(code))
         tls_last_error = code;
-    OACL_DEBUG("%s", line);
+    oacl_trace_note_fail(code); /* the profiler's API event shows it */
+    oacl_log_stderr(OACL_LOG_DEBUG, line);
+    /* CANN's log: API-layer checks are ERROR records of module ASCENDCL,
+       "[<file>:<line>]<tid> <func>: <message>" */
+    if (oacl_clog_check(OACL_CLOG_MOD_ASCENDCL, OACL_CLOG_ERROR)) {
+        char content[1000];
+        const char *base = strrchr(file, '/');
+        snprintf(content, sizeof(content), "[%s:%d]%u %s: %s (error %d)", base ? base + 1 : file, src_line,
+                 oacl_trace_tid(), fn, reason, code);
+        oacl_clog_write(OACL_CLOG_MOD_ASCENDCL, OACL_CLOG_ERROR, OACL_CLOG_TYPE_DEBUG, false, content);
+    }
     return code;
 }
 

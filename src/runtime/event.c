@@ -85,6 +85,7 @@ static aclError create(aclrtEvent *event, enum event_kind kind, uint32_t flags, 
 
 OACL_API aclError aclrtCreateEvent(aclrtEvent *event)
 {
+    OACL_PROF_API("EventCreate");
     if (!event)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "event is NULL");
     return create(event, EVENT_PLAIN, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE, __func__);
@@ -92,6 +93,7 @@ OACL_API aclError aclrtCreateEvent(aclrtEvent *event)
 
 OACL_API aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
 {
+    OACL_PROF_API("EventCreate");
     if (!event)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "event is NULL");
     const uint32_t usable = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE;
@@ -109,6 +111,7 @@ OACL_API aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
 
 OACL_API aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
 {
+    OACL_PROF_API("EventCreate");
     if (!event)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "event is NULL");
     const uint32_t usable = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE;
@@ -131,6 +134,7 @@ aclError oacl_event_get(aclrtEvent event, struct oacl_event **out, const char *f
 
 OACL_API aclError aclrtDestroyEvent(aclrtEvent event)
 {
+    OACL_PROF_API("EventDestroy");
     if (!event)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "event is NULL");
     /* Work still queued keeps what it needs; the handle goes now. */
@@ -160,6 +164,7 @@ static void put2(struct oacl_event *e, struct oacl_stream *s)
 
 OACL_API aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
+    OACL_PROF_API("EventRecord");
     if (!event)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "event is NULL");
     struct oacl_event *e = NULL;
@@ -177,6 +182,7 @@ OACL_API aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 
 OACL_API aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 {
+    OACL_PROF_API(NULL);
     if (!event)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "event is NULL");
     struct oacl_event *e = NULL;
@@ -199,6 +205,7 @@ OACL_API aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 
 OACL_API aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
+    OACL_PROF_API("StreamWaitEvent");
     if (!event)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "event is NULL");
     struct oacl_event *e = NULL;
@@ -272,6 +279,7 @@ static aclError sync_event(aclrtEvent event, int64_t timeout_ns, const char *fn)
 
 OACL_API aclError aclrtSynchronizeEvent(aclrtEvent event)
 {
+    OACL_PROF_API("EventSynchronize");
     if (!event)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "event is NULL");
     return sync_event(event, -1, __func__);
@@ -279,6 +287,7 @@ OACL_API aclError aclrtSynchronizeEvent(aclrtEvent event)
 
 OACL_API aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
 {
+    OACL_PROF_API("EventSynchronize");
     if (!event)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "event is NULL");
     if (timeout == 0 || timeout < -1)

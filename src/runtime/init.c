@@ -11,6 +11,8 @@
 
 #include "common/log.h"
 #include "device/cpu/soc_profile.h"
+#include "runtime/dump.h"
+#include "runtime/prof.h"
 #include "runtime/runtime.h"
 
 #define MAX_DEVICES 64
@@ -313,6 +315,7 @@ static aclError init_locked(const char *configPath)
 
 OACL_API aclError aclInit(const char *configPath)
 {
+    OACL_PROF_API(NULL);
     if (oacl_in_lifecycle_callback())
         return nested_call(__func__);
     pthread_mutex_lock(&g_init_lock);
@@ -324,7 +327,18 @@ OACL_API aclError aclInit(const char *configPath)
     }
     aclError rc = init_locked(configPath);
     pthread_mutex_unlock(&g_init_lock);
+    /* the file's profiler and dump sections take effect now */
+    oacl_prof_acl_init_done(rc == ACL_SUCCESS);
+    if (rc == ACL_SUCCESS)
+        oacl_dump_acl_init_done();
+    else
+        oacl_dump_acl_init_failed();
     return rc;
+}
+
+bool oacl_acl_initialized(void)
+{
+    return __atomic_load_n(&g_refcount, __ATOMIC_ACQUIRE) > 0;
 }
 
 /* The real finalization (init lock held); on a callback failure the
@@ -350,6 +364,7 @@ static aclError finalize_locked(const char *fn)
 
 OACL_API aclError aclFinalize(void)
 {
+    OACL_PROF_API(NULL);
     if (oacl_in_lifecycle_callback())
         return nested_call(__func__);
     pthread_mutex_lock(&g_init_lock);
@@ -361,6 +376,10 @@ OACL_API aclError aclFinalize(void)
     }
     aclError rc = finalize_locked(__func__);
     pthread_mutex_unlock(&g_init_lock);
+    if (rc == ACL_SUCCESS) {
+        oacl_prof_acl_finalize();
+        oacl_dump_acl_finalize();
+    }
     return rc;
 }
 
@@ -383,6 +402,10 @@ OACL_API aclError aclFinalizeReference(uint64_t *refCount)
         __atomic_store_n(&g_refcount, count - 1, __ATOMIC_RELEASE);
     uint64_t left = __atomic_load_n(&g_refcount, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&g_init_lock);
+    if (left == 0) {
+        oacl_prof_acl_finalize();
+        oacl_dump_acl_finalize();
+    }
     if (refCount)
         *refCount = left;
     return rc;

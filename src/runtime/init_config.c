@@ -21,6 +21,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "runtime/dump.h"
+#include "runtime/prof.h"
 #include "runtime/runtime.h"
 
 #define CONFIG_MAX_BYTES (10u << 20) /* CANN: 10 MiB */
@@ -118,6 +120,20 @@ static aclError read_settings(const cJSON *root, const char *path, struct oacl_i
                              "%s: defaultDevice.default_device must be a device id string in \"0\"..\"%u\"", path,
                              oacl_config()->device_count ? oacl_config()->device_count - 1 : 0);
         out->default_device = (int32_t)n;
+    }
+    /* profiling-and-tools.md §4.1 and acl-rt-misc.md §3.3.1: validated now,
+       started when aclInit succeeds */
+    const cJSON *prof = cJSON_GetObjectItemCaseSensitive(root, "profiler");
+    if (prof) {
+        aclError rc = oacl_prof_init_section(prof, path);
+        if (rc)
+            return rc;
+    }
+    const cJSON *dump = cJSON_GetObjectItemCaseSensitive(root, "dump");
+    if (dump) {
+        aclError rc = oacl_dump_init_section(dump, path);
+        if (rc)
+            return rc;
     }
     return ACL_SUCCESS;
 }

@@ -52,6 +52,7 @@ static void args_key_init(void) { pthread_key_create(&g_args_key, args_thread_ex
 
 OACL_API aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHandle)
 {
+    OACL_PROF_API(NULL);
     if (!funcHandle || !argsHandle)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", funcHandle ? "argsHandle" : "funcHandle");
     struct oacl_function *f = (struct oacl_function *)oacl_handle_get(funcHandle, OACL_H_FUNC);
@@ -157,6 +158,7 @@ static aclError append(aclrtArgsHandle argsHandle, const void *value, size_t siz
 OACL_API aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
                                         aclrtParamHandle *paramHandle)
 {
+    OACL_PROF_API(NULL);
     if (!argsHandle || !param || !paramHandle)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL",
                          !argsHandle ? "argsHandle" : !param ? "param" : "paramHandle");
@@ -236,6 +238,7 @@ OACL_API aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtPar
 
 OACL_API aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle)
 {
+    OACL_PROF_API(NULL);
     if (!argsHandle)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "argsHandle is NULL");
     struct oacl_args *a;

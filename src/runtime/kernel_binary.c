@@ -60,6 +60,7 @@ static aclError check_load_options(const aclrtBinaryLoadOptions *options, const 
 OACL_API aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
                                           aclrtBinHandle *binHandle)
 {
+    OACL_PROF_API("BinaryLoad");
     if (!binPath || !binHandle)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", binPath ? "binHandle" : "binPath");
     aclError rc = check_load_options(options, __func__);
@@ -96,6 +97,7 @@ OACL_API aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOp
 OACL_API aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
                                          aclrtFuncHandle *funcHandle)
 {
+    OACL_PROF_API("BinaryGetFunction");
     if (!binHandle || !kernelName || !funcHandle)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL",
                          !binHandle ? "binHandle" : !kernelName ? "kernelName" : "funcHandle");
@@ -144,6 +146,7 @@ OACL_API aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const c
 
 OACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
 {
+    OACL_PROF_API("BinaryUnLoad");
     if (!binHandle)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "binHandle is NULL");
     struct oacl_binary *b = (struct oacl_binary *)oacl_handle_get(binHandle, OACL_H_BINARY);

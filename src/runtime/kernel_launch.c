@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "common/addr_registry.h"
+#include "common/dump.h"
 #include "oacl/kernel_abi.h"
+#include "runtime/dump.h"
 #include "runtime/runtime.h"
 
 #define MAX_BLOCKS 65535u
@@ -18,6 +20,7 @@ struct launch_cfg {
     uint64_t timeout_ns;
     const struct oacl_arg_patch *patches; /* placeholders (copied blobs) */
     uint32_t num_patches;
+    bool data_dump;                       /* ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP */
 };
 
 static aclError parse_cfg(const aclrtLaunchKernelCfg *cfg, struct launch_cfg *out, const char *fn)
@@ -49,6 +52,7 @@ static aclError parse_cfg(const aclrtLaunchKernelCfg *cfg, struct launch_cfg *ou
         case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
             if (a->value.isDataDump > 1)
                 return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "attr %zu: isDataDump must be 0 or 1", i);
+            out->data_dump = a->value.isDataDump == 1;
             break;
         case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
             if (a->value.enableProfiling > 1)
@@ -78,6 +82,7 @@ static aclError launch(struct oacl_module *module, const struct oacl_kernel_info
                        uint32_t num_blocks, aclrtStream stream, const struct launch_cfg *c, const void *args,
                        size_t args_size, bool copy_args, const char *fn)
 {
+    OACL_PROF_NODE(oacl_trace_intern(info->name)); /* Node@<kernel> in the profiler's timeline */
     struct oacl_context *ctx = NULL;
     aclError rc = oacl_ctx_current(&ctx, fn);
     if (rc)
@@ -101,11 +106,15 @@ static aclError launch(struct oacl_module *module, const struct oacl_kernel_info
                 .patches = c->patches,
                 .num_patches = c->num_patches,
                 .max_cores = oacl_launch_core_limit(ctx->dev), /* thread, device and group limits */
+                /* data dump: decided now, written while the launch runs */
+                .dump = oacl_dump_select(info->name, c->data_dump, (uint32_t)ctx->dev->id, args_size),
             };
             char err[OACL_BACKEND_ERRLEN] = "";
             int brc = oacl_backend()->queue_launch(s->queue, &l, err);
-            if (brc)
+            if (brc) {
+                oacl_dump_plan_free(l.dump);
                 rc = oacl_fail(brc, fn, "%s", err);
+            }
         }
         oacl_obj_put(&s->obj);
     }
@@ -116,6 +125,7 @@ static aclError launch(struct oacl_module *module, const struct oacl_kernel_info
 OACL_API aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
                                               aclrtLaunchKernelCfg *cfg, aclrtArgsHandle argsHandle, void *reserve)
 {
+    OACL_PROF_API("KernelLaunch");
     if (!funcHandle || !argsHandle)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", funcHandle ? "argsHandle" : "funcHandle");
     if (numBlocks == 0)
@@ -233,12 +243,14 @@ static aclError launch_device_blob(aclrtFuncHandle funcHandle, uint32_t numBlock
 OACL_API aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
                                     size_t argsSize, aclrtStream stream)
 {
+    OACL_PROF_API("KernelLaunch");
     return launch_device_blob(funcHandle, numBlocks, argsData, argsSize, NULL, stream, __func__);
 }
 
 OACL_API aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
                                       size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream)
 {
+    OACL_PROF_API("KernelLaunch");
     return launch_device_blob(funcHandle, numBlocks, argsData, argsSize, cfg, stream, __func__);
 }
 
@@ -246,6 +258,7 @@ OACL_API aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint
                                                 aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
                                                 aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum)
 {
+    OACL_PROF_API("KernelLaunch");
     const char *fn = __func__;
     aclError rc = check_blob_launch(funcHandle, numBlocks, hostArgs, argsSize, "hostArgs", fn);
     if (rc)

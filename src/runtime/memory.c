@@ -14,6 +14,7 @@
 
 #include "common/addr_registry.h"
 #include "runtime/copy_check.h"
+#include "common/smi_page.h"
 #include "runtime/runtime.h"
 
 static size_t page_round(size_t n)
@@ -75,10 +76,15 @@ aclError oacl_host_malloc(void **hostPtr, size_t size, bool va_identity, uint16_
 
 OACL_API aclError aclrtMallocHost(void **hostPtr, size_t size)
 {
+    OACL_PROF_API("HostMalloc");
     return oacl_host_malloc(hostPtr, size, false, OACL_MODULE_APP, __func__);
 }
 
-OACL_API aclError aclrtFreeHost(void *hostPtr) { return oacl_host_free(hostPtr, __func__); }
+OACL_API aclError aclrtFreeHost(void *hostPtr)
+{
+    OACL_PROF_API("HostFree");
+    return oacl_host_free(hostPtr, __func__);
+}
 
 aclError oacl_host_free(void *hostPtr, const char *fn)
 {
@@ -167,6 +173,7 @@ aclError oacl_device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy pol
                          dev->id, len, (unsigned long long)(cap - used), (unsigned long long)cap);
     }
     dev->mem_used += len;
+    oacl_smi_mem_used((uint32_t)dev->id, dev->mem_used); /* oacl-smi */
     pthread_mutex_unlock(&dev->mem_lock);
 
     struct oacl_mem_record *r = calloc(1, sizeof(*r));
@@ -196,6 +203,7 @@ aclError oacl_device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy pol
         free(r);
         pthread_mutex_lock(&dev->mem_lock);
         dev->mem_used -= len;
+        oacl_smi_mem_used((uint32_t)dev->id, dev->mem_used); /* oacl-smi */
         pthread_mutex_unlock(&dev->mem_lock);
         return oacl_fail(rc, fn, "%s", err);
     }
@@ -206,15 +214,21 @@ aclError oacl_device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy pol
 
 OACL_API aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
+    OACL_PROF_API("DevMalloc");
     return oacl_device_malloc(devPtr, size, policy, true, OACL_MODULE_APP, __func__);
 }
 
 OACL_API aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
+    OACL_PROF_API("DevMalloc");
     return oacl_device_malloc(devPtr, size, policy, false, OACL_MODULE_APP, __func__);
 }
 
-OACL_API aclError aclrtFree(void *devPtr) { return oacl_device_free(devPtr, __func__); }
+OACL_API aclError aclrtFree(void *devPtr)
+{
+    OACL_PROF_API("DevFree");
+    return oacl_device_free(devPtr, __func__);
+}
 
 aclError oacl_device_free(void *devPtr, const char *fn)
 {
@@ -266,6 +280,7 @@ aclError oacl_device_free(void *devPtr, const char *fn)
     oacl_backend()->dev_free(dev->bdev, devPtr, r->size);
     pthread_mutex_lock(&dev->mem_lock);
     dev->mem_used -= r->size;
+    oacl_smi_mem_used((uint32_t)dev->id, dev->mem_used); /* oacl-smi */
     pthread_mutex_unlock(&dev->mem_lock);
     oacl_mem_usage_sub(r->device, r->module_id, r->size);
     free(r);
@@ -400,6 +415,7 @@ aclError oacl_copy_check_reach(const struct oacl_context *ctx, const struct oacl
 
 OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind)
 {
+    OACL_PROF_API("MemCopySync");
     if (count == 0)
         return ACL_SUCCESS;
     struct oacl_copy_sides sides;
@@ -460,6 +476,7 @@ aclError oacl_memcpy_async(void *dst, size_t destMax, const void *src, size_t co
 OACL_API aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
                                    aclrtStream stream)
 {
+    OACL_PROF_API("MemcpyAsync");
     return oacl_memcpy_async(dst, destMax, src, count, kind, stream, __func__);
 }
 
@@ -479,6 +496,7 @@ static aclError check_fill(void *devPtr, size_t maxCount, size_t count, const ch
 
 OACL_API aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 {
+    OACL_PROF_API("Memset");
     if (count == 0)
         return ACL_SUCCESS;
     aclError rc = check_fill(devPtr, maxCount, count, __func__);
@@ -498,6 +516,7 @@ OACL_API aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size
 
 OACL_API aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream)
 {
+    OACL_PROF_API("MemsetAsync");
     if (count == 0)
         return ACL_SUCCESS;
     aclError rc = check_fill(devPtr, maxCount, count, __func__);

@@ -118,6 +118,7 @@ static aclError notify_and_stream(aclrtNotify notify, aclrtStream stream, struct
 
 OACL_API aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream)
 {
+    OACL_PROF_API(NULL);
     struct oacl_notify *n = NULL;
     struct oacl_stream *s = NULL;
     aclError rc = notify_and_stream(notify, stream, &n, &s, __func__);
@@ -140,6 +141,7 @@ OACL_API aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream)
 
 OACL_API aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout)
 {
+    OACL_PROF_API(NULL);
     struct oacl_notify *n = NULL;
     struct oacl_stream *s = NULL;
     aclError rc = notify_and_stream(notify, stream, &n, &s, __func__);

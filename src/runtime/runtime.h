@@ -14,6 +14,7 @@
 
 #include "acl/acl.h"
 #include "common/handle.h"
+#include "common/trace.h" /* OACL_PROF_API: profiler hooks of API functions */
 #include "device/backend.h"
 
 #define OACL_API ACL_FUNC_VISIBILITY
@@ -26,7 +27,10 @@
  * codes (1070xx, 2070xx, 5070xx), stores the code in the thread's
  * last-error slot. Returns code, so callers write `return oacl_fail(...)`.
  */
-aclError oacl_fail(aclError code, const char *fn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+aclError oacl_fail_at(const char *file, int line, aclError code, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* The caller's source location goes to CANN's log record of the failure. */
+#define oacl_fail(code, fn, ...) oacl_fail_at(__FILE__, __LINE__, code, fn, __VA_ARGS__)
 /* Appends a line to the recent-error text without touching the last error. */
 void oacl_note_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void oacl_set_last_error(aclError code);
@@ -55,6 +59,9 @@ struct oacl_init_settings {
 };
 aclError oacl_config_file_read(const char *path, char **text, size_t *len, bool *too_large);
 aclError oacl_config_parse(const char *text, size_t len, const char *path, struct oacl_init_settings *out);
+
+/* True between a successful aclInit and the aclFinalize that ends it. */
+bool oacl_acl_initialized(void);
 
 /* Process-wide configuration; read once from the environment on first use. */
 const struct oacl_config *oacl_config(void);

@@ -55,6 +55,7 @@ aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t 
     s->priority = priority;
     s->flags = flags;
     s->id = (int32_t)__atomic_fetch_add(&dev->next_stream_id, 1, __ATOMIC_RELAXED);
+    oacl_backend()->queue_set_id(s->queue, s->id); /* traces and dumps name the stream */
     /* The handle value is kept here: once the stream is linked into its
        context, a concurrent teardown may retire and free it at any time. */
     void *handle = oacl_handle_create(&s->obj, OACL_H_STREAM, stream_destroy);
@@ -234,6 +235,7 @@ aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char 
 
 OACL_API aclError aclrtCreateStream(aclrtStream *stream)
 {
+    OACL_PROF_API("StreamCreate");
     if (!stream)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "stream is NULL");
     struct oacl_context *ctx = NULL;
@@ -265,12 +267,19 @@ static aclError destroy_stream(aclrtStream stream, bool force, const char *fn)
     return rc;
 }
 
-OACL_API aclError aclrtDestroyStream(aclrtStream stream) { return destroy_stream(stream, false, __func__); }
+OACL_API aclError aclrtDestroyStream(aclrtStream stream) {
+    OACL_PROF_API("StreamDestroy");
+    return destroy_stream(stream, false, __func__);
+}
 
-OACL_API aclError aclrtDestroyStreamForce(aclrtStream stream) { return destroy_stream(stream, true, __func__); }
+OACL_API aclError aclrtDestroyStreamForce(aclrtStream stream) {
+    OACL_PROF_API("StreamDestroy");
+    return destroy_stream(stream, true, __func__);
+}
 
 OACL_API aclError aclrtSynchronizeStream(aclrtStream stream)
 {
+    OACL_PROF_API("StreamSynchronize");
     struct oacl_stream *s = NULL;
     aclError rc = oacl_stream_arg(stream, OACL_STREAM_QUERY, &s, __func__);
     if (rc == ACL_SUCCESS) {
@@ -307,6 +316,7 @@ static aclError create_configured(aclrtStream *stream, uint32_t priority, uint64
 
 OACL_API aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
 {
+    OACL_PROF_API("StreamCreate");
     if (!stream)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "stream is NULL");
     return create_configured(stream, priority, flag, __func__);
@@ -411,6 +421,7 @@ OACL_API aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrt
 
 OACL_API aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle)
 {
+    OACL_PROF_API("StreamCreate");
     if (!stream)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "stream is NULL");
     aclrtStreamConfigHandle cfg = {0};
@@ -482,6 +493,7 @@ OACL_API aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status
 
 OACL_API aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
 {
+    OACL_PROF_API("StreamSynchronize");
     if (timeout == 0 || timeout < -1)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                          "timeout %d: use -1 (no limit) or a positive number of ms", timeout);

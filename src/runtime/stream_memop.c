@@ -56,10 +56,12 @@ static aclError memop(void *devAddr, uint64_t value, uint32_t flag, aclrtStream 
 
 OACL_API aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream)
 {
+    OACL_PROF_API(NULL);
     return memop(devAddr, value, flag, stream, false, __func__);
 }
 
 OACL_API aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream)
 {
+    OACL_PROF_API(NULL);
     return memop(devAddr, value, flag, stream, true, __func__);
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/addr_registry.h"
+#include "common/smi_page.h"
 #include "common/imap.h"
 #include "runtime/vmm.h"
 
@@ -73,6 +74,7 @@ static void phys_destroy(struct oacl_obj *o)
         struct oacl_device *dev = oacl_device_at(p->device);
         pthread_mutex_lock(&dev->mem_lock);
         dev->mem_used -= p->size;
+        oacl_smi_mem_used((uint32_t)dev->id, dev->mem_used); /* oacl-smi */
         pthread_mutex_unlock(&dev->mem_lock);
     }
     close(p->fd);
@@ -286,6 +288,7 @@ OACL_API aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size, co
         bool fits = dev->mem_used <= cap && len <= cap - dev->mem_used;
         if (fits)
             dev->mem_used += len;
+        oacl_smi_mem_used((uint32_t)dev->id, dev->mem_used); /* oacl-smi */
         uint64_t used = dev->mem_used;
         pthread_mutex_unlock(&dev->mem_lock);
         if (!fits)
@@ -304,6 +307,7 @@ OACL_API aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size, co
         if (dev) {
             pthread_mutex_lock(&dev->mem_lock);
             dev->mem_used -= len;
+            oacl_smi_mem_used((uint32_t)dev->id, dev->mem_used); /* oacl-smi */
             pthread_mutex_unlock(&dev->mem_lock);
         }
         return rc;

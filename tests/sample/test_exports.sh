@@ -6,15 +6,24 @@ lib=$1
 doc=$2
 syms=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRV]$/ {print $3}' | sed 's/@.*//' | sort -u)
 [ -n "$syms" ] || { echo "no exported symbols in $lib"; exit 1; }
-bad=$(echo "$syms" | grep -Ev '^(acl[A-Za-z0-9_]*|oacl_[a-z0-9_]+)$' || true)
+# Besides acl* and oacl_*: exactly the non-ACL names of CANN's profiler,
+# tools-extension and log libraries that libacl_rt.so also is
+# (profiling-and-tools.md §1, §3.5, §3.7).
+others='InitInjectionMstx mstxMarkA mstxRangeStartA mstxRangeEnd mstxGetToolId mstxDomainCreateA mstxDomainDestroy
+mstxDomainMarkA mstxDomainRangeStartA mstxDomainRangeEnd mstxMemHeapRegister mstxMemHeapUnregister
+mstxMemRegionsRegister mstxMemRegionsUnregister AlogCheckDebugLevel AlogRecord'
+for s in $others; do
+  grep -qx "$s" <<<"$syms" || { echo "required but not exported: $s"; exit 1; }
+done
+bad=$(echo "$syms" | grep -Ev '^(acl[A-Za-z0-9_]*|oacl_[a-z0-9_]+)$' | grep -vxF "$(echo $others | tr ' ' '\n')" || true)
 if [ -n "$bad" ]; then echo "unexpected exports:"; echo "$bad"; exit 1; fi
 # Every exported oacl_ symbol is documented, and every documented one exists.
 documented=$(grep -o 'oacl_[a-z0-9_/]*' "$doc" | tr '/' '\n' | sed 's/^\([a-z0-9]\)/oacl_vadd_\1/; s/^oacl_vadd_oacl_/oacl_/' | sort -u)
 for s in $(echo "$syms" | grep '^oacl_'); do
-  echo "$documented" | grep -qx "$s" || { echo "exported but undocumented: $s"; exit 1; }
+  grep -qx "$s" <<<"$documented" || { echo "exported but undocumented: $s"; exit 1; }
 done
 for s in oacl_block oacl_kernel_fail oacl_kernel_trap oacl_launch oacl_printf oacl_vadd_f16 oacl_vadd_f32 oacl_vadd_i32 oacl_vadd_i16 \
          oacl_cvt_f16_to_f32 oacl_cvt_f32_to_f16; do
-  echo "$syms" | grep -qx "$s" || { echo "documented but not exported: $s"; exit 1; }
+  grep -qx "$s" <<<"$syms" || { echo "documented but not exported: $s"; exit 1; }
 done
 echo "$(echo "$syms" | grep -c '^acl') ACL functions and $(echo "$syms" | grep -c '^oacl_') kernel-support symbols exported"

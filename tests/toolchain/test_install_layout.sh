@@ -21,7 +21,12 @@ for f in set_env.sh bin/setenv.bash bin/oacl-cc bin/get_soc_version \
   compiler/tikcpp/ascendc_kernel_cmake/ascendc.cmake tools/tikcpp/ascendc_kernel_cmake/ascendc.cmake \
   "$arch-linux/include/acl/acl.h" "$arch-linux/lib64/libacl_rt.so" \
   share/info/runtime/version.info share/cmake/oacl/oaclConfig.cmake share/cmake/oacl/oaclConfigVersion.cmake \
-  lib64/pkgconfig/acl_rt.pc lib64/pkgconfig/oacl.pc; do
+  lib64/pkgconfig/acl_rt.pc lib64/pkgconfig/oacl.pc \
+  bin/oacl-smi bin/msprof include/acl/acl_prof.h include/acl/acl_dump.h \
+  include/mstx/ms_tools_ext.h include/mstx/ms_tools_ext_mem.h include/mstx/mstx_detail/mstx_types.h \
+  include/mstx/mstx_detail/mstx_impl.h include/base/log_types.h include/base/alog_pub.h include/base/acl_log.h \
+  lib64/libmsprofiler.so lib64/libprofapi.so lib64/libms_tools_ext.so lib64/libascend_dump.so \
+  lib64/libascendalog.so; do
   [ -e "$P/$f" ] || fail "missing $f in the install"
 done
 grep -Eqx 'Version=[0-9]+\.[0-9]+\.[0-9]+' "$P/share/info/runtime/version.info" ||
@@ -90,6 +95,46 @@ for exe in ascendcl_by_name ascendcl_by_path; do
   expect_eq "$exe" "$(./$exe)" "devices 8 soc $default_soc"
 done
 
+# ---- profiler, mstx, dump and log libraries: the runtime under CANN's names ----
+for lib in libmsprofiler.so libprofapi.so libms_tools_ext.so libascend_dump.so libascendalog.so; do
+  [ "$(defined "$P/lib64/$lib")" = "$(defined "$P/lib64/libacl_rt.so")" ] ||
+    fail "$lib does not define what libacl_rt.so defines"
+done
+[ -x "$P/bin/msprof" ] || fail "bin/msprof is not executable"
+cat >observe.c <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+#include "acl/acl.h"
+#include "acl/acl_prof.h"
+#include "acl/acl_dump.h"
+#include "base/acl_log.h"
+#include "mstx/ms_tools_ext.h"
+int main(void)
+{
+    /* profapi is found by name, and is the library already loaded */
+    void *h = dlopen("libprofapi.so", RTLD_NOW | RTLD_NOLOAD);
+    if (!h || !dlsym(h, "InitInjectionMstx"))
+        return 2;
+    uint64_t tool = 7;
+    mstxGetToolId(&tool); /* header-only mstx finds the tool: no session, no id */
+    printf("tool %llu id %llu check %d\n", (unsigned long long)tool, (unsigned long long)aclprofStr2Id("a"),
+           acllogCheckDebugLevel(APP, DLOG_ERROR));
+    return acldumpGetPath(DATA_DUMP) == NULL ? 0 : 3;
+}
+C
+quiet cc -std=c11 -Wall -Wextra -Werror $SAN_FLAGS -I "$P/include" observe.c -L "$P/lib64" -lmsprofiler \
+  -lascend_dump -lascendalog -ldl -Wl,-rpath,"$P/lib64" -o observe
+# (dlopen by name searches LD_LIBRARY_PATH, as set_env.sh sets it: the
+# sanitizers' dlopen interceptor hides the program's run path)
+expect_eq "profiler, dump and log libraries by name" "$(LD_LIBRARY_PATH=$P/lib64 ./observe)" \
+  "tool 0 id 416611827809 check 1"
+quiet g++ -std=c++17 -Wall -Wextra -Werror $SAN_FLAGS -I "$P/include" -x c++ observe.c -L "$P/lib64" \
+  -lmsprofiler -ldl -Wl,-rpath,"$P/lib64" -o observe_cxx
+expect_eq "the same from C++" "$(LD_LIBRARY_PATH=$P/lib64 ./observe_cxx)" "tool 0 id 416611827809 check 1"
+# oacl-smi prints only table lines (never a bare word) and exits 0
+smi_out=$("$P/bin/oacl-smi")
+expect_eq "oacl-smi bare lines" "$(printf '%s\n' "$smi_out" | grep -cvE '^[|+]' || true)" 0
+
 # ---- SoC detection (§3) --------------------------------------------------------
 # The exact compile line of CANN's tooling (plus the sanitizer flags of
 # this build), the program calling aclrtGetSocName() without aclInit, and
@@ -119,6 +164,8 @@ detect() {
 detect 0 "$default_soc"
 detect 0 "$default_soc" OACL_LOG_LEVEL=debug
 detect 0 "$default_soc" ASCEND_GLOBAL_LOG_LEVEL=0
+detect 0 "$default_soc" ASCEND_GLOBAL_LOG_LEVEL=0 ASCEND_LOG_PRINT_TO_STDOUT=1
+detect 1 "" OACL_SOC=bogus ASCEND_GLOBAL_LOG_LEVEL=0 ASCEND_LOG_PRINT_TO_STDOUT=1
 detect 0 Ascend950PR_9599 OACL_SOC=Ascend950PR_9599 OACL_LOG_LEVEL=debug
 detect 0 Ascend310P3 OACL_SOC=Ascend310P3
 # Unknown SoC: no name, exit 1, and nothing printed looks like one, not even

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "common/dump.h"
 #include "common/log.h"
 #include "device/cpu/cpu_device.h"
 #include "device/cpu/soc_profile.h"
@@ -190,6 +191,8 @@ static int queue_job(struct oacl_queue *q, void *dst, const void *src, uint8_t v
     t->run = overlap ? move_unit : copy_unit;
     t->release = job_release;
     t->dev = q->dev;
+    t->trace_type = src ? OACL_TT_MEMCPY : OACL_TT_MEMSET;
+    t->trace_bytes = n;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
@@ -252,6 +255,7 @@ static int cpu_queue_host_step(struct oacl_queue *q, void (*arrive)(void *arg, v
     t->cancel = cancel ? host_step_cancel : NULL;
     t->release = host_step_release;
     t->dev = q->dev;
+    t->trace_type = OACL_TT_HOSTFUNC;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
@@ -306,6 +310,8 @@ static int cpu_queue_host_mark(struct oacl_queue *q, void (*reached)(void *arg),
 static void kernel_task_release(struct oacl_task *t)
 {
     oacl_cpu_module_put(t->module);
+    if (t->dump)
+        oacl_dump_plan_free(t->dump);
     free(t);
 }
 
@@ -345,6 +351,8 @@ static int cpu_queue_launch(struct oacl_queue *q, const struct oacl_launch *l, c
     t->timeout_ns = l->timeout_ns;
     t->max_workers = l->max_cores;
     t->dev = q->dev;
+    t->trace_type = OACL_TT_KERNEL_AIVEC; /* every oacl kernel runs on vector cores */
+    t->dump = l->dump;                     /* the task owns the plan from here */
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
@@ -454,4 +462,7 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .queue_copy_indirect = oacl_cpu_queue_copy_indirect,
     .fill32 = oacl_cpu_fill32,
     .queue_fill32 = oacl_cpu_queue_fill32,
+    /* observation: profiler markers, stream names for traces and dumps */
+    .queue_marker = oacl_cpu_queue_marker,
+    .queue_set_id = oacl_cpu_queue_set_id,
 };

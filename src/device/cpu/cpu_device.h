@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/smi_page.h"
+#include "common/trace.h"
 #include "device/backend.h"
 #include "oacl/kernel_abi.h"
 
@@ -67,6 +69,15 @@ struct oacl_task {
     void (*cancel)(struct oacl_task *t);
     void *data;                      /* payload of non-kernel tasks */
     struct oacl_task *link;          /* free for whoever holds a started task */
+    /* Observation (trace_hooks.c): profiling, dumps, the status page. */
+    uint8_t trace_type;              /* enum oacl_task_type, set by the task's creator */
+    uint8_t trace_on;                /* recorded by the profiler (decided at submit) */
+    uint32_t dump_state;             /* atomic: input snapshot 0 todo, 1 taking, 2 done */
+    uint32_t dump_left;              /* atomic: blocks still to finish (output snapshot) */
+    uint64_t trace_conn;             /* connection id of the API call that queued it */
+    uint64_t trace_bytes;            /* copies and fills: bytes */
+    uint64_t trace_busy_ns;          /* atomic: sum of block execution times */
+    struct oacl_dump_plan *dump;     /* kernel launches selected for a data dump */
     char fail_msg[384];              /* written by the thread that set failed */
 
     /* kernel launch payload */
@@ -92,6 +103,8 @@ struct oacl_queue {
     bool in_ready;
     int fault;                       /* first task failure since the last sync */
     char fault_msg[OACL_BACKEND_ERRLEN];
+    int32_t stream_id;               /* aclrtStreamGetId of its stream (queue_set_id) */
+    uint64_t trace_last_end;         /* end of the newest traced task (finishing thread) */
 };
 
 /* An exported data object of a module (aclrtBinaryGetGlobal). */
@@ -301,6 +314,32 @@ int oacl_cpu_queue_copy_batch(struct oacl_queue *q, const struct oacl_copy_item 
 int oacl_cpu_queue_copy_indirect(struct oacl_queue *q, const struct oacl_indirect_copy *c, char *err);
 void oacl_cpu_fill32(void *dst, uint32_t value, size_t n);
 int oacl_cpu_queue_fill32(struct oacl_queue *q, void *dst, uint32_t value, size_t n, char *err);
+/* ---- observation: profiler, dumps, status page (trace_hooks.c) ---- */
+
+/* Called with a task being queued while a session records tasks. */
+void oacl_cpu_trace_submit(struct oacl_task *t);
+/* A traced or failed task leaves its queue (before the failure is posted). */
+void oacl_cpu_task_finishing(struct oacl_task *t, int failed);
+/* Around each kernel block: begin returns 0 when nothing observes the
+ * block, else a start time to hand to end. */
+uint64_t oacl_cpu_block_begin_slow(struct oacl_task *t);
+void oacl_cpu_block_end(struct oacl_task *t, uint32_t unit, uint64_t t0, bool ran);
+int oacl_cpu_queue_marker(struct oacl_queue *q, void (*reached)(void *arg, uint64_t ns), void (*release)(void *arg),
+                          void *arg, char *err);
+void oacl_cpu_queue_set_id(struct oacl_queue *q, int32_t stream_id);
+
+static inline void oacl_cpu_trace_submit_hook(struct oacl_task *t)
+{
+    if (__builtin_expect(oacl_trace_on(OACL_TR_TASK | OACL_TR_BLOCK) != 0, 0))
+        oacl_cpu_trace_submit(t);
+}
+
+static inline uint64_t oacl_cpu_block_begin(struct oacl_task *t)
+{
+    if (__builtin_expect((t->trace_on | (t->dump != NULL) | oacl_smi_sampling()) != 0, 0))
+        return oacl_cpu_block_begin_slow(t);
+    return 0;
+}
 
 /* ---- small helpers ---- */
 

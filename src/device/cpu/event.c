@@ -187,6 +187,7 @@ int oacl_cpu_event_record(struct oacl_queue *q, struct oacl_bevent *e, char *err
     t->run = record_run;
     t->release = event_task_release;
     t->dev = q->dev;
+    t->trace_type = OACL_TT_EVENT_RECORD;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
@@ -269,6 +270,7 @@ int oacl_cpu_event_wait(struct oacl_queue *q, struct oacl_bevent *e, bool *queue
     t->cancel = wait_cancel;
     t->release = wait_release;
     t->dev = q->dev;
+    t->trace_type = OACL_TT_EVENT_WAIT;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
@@ -307,6 +309,7 @@ int oacl_cpu_event_reset(struct oacl_queue *q, struct oacl_bevent *e, char *err)
     t->run = reset_run;
     t->release = event_task_release;
     t->dev = q->dev;
+    t->trace_type = OACL_TT_EVENT_RESET;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }

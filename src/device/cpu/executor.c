@@ -187,6 +187,8 @@ static struct oacl_task *finish_task(struct oacl_task *t)
             failed = ACL_ERROR_RT_AICORE_TIMEOUT;
         }
     }
+    if (__builtin_expect((t->trace_on | (failed != 0)) != 0, 0))
+        oacl_cpu_task_finishing(t, failed); /* profiler record, exception dump */
     if (failed) {
         OACL_ERROR("device %u: %s", q->dev->index, t->fail_msg);
         if (q->group && __atomic_load_n(&q->group->stop_on_failure, __ATOMIC_ACQUIRE)) {
@@ -228,6 +230,8 @@ static struct oacl_task *finish_task(struct oacl_task *t)
 static void drive(struct oacl_task *t)
 {
     while (t) {
+        if (__builtin_expect(t->trace_on, 0))
+            __atomic_store_n(&t->start_ns, oacl_now_ns(), __ATOMIC_RELAXED);
         if (t->kind == OACL_TASK_INLINE) {
             /* Inline tasks may store into device memory (value writes). */
             oacl_cpu_gate_enter();
@@ -251,7 +255,7 @@ static void run_units(struct oacl_task *t)
         uint32_t u = __atomic_fetch_add(&t->next_unit, 1, __ATOMIC_RELAXED);
         if (u >= t->units)
             return;
-        if (u == 0 && t->timeout_ns)
+        if (u == 0 && (t->timeout_ns || t->trace_on))
             __atomic_store_n(&t->start_ns, oacl_now_ns(), __ATOMIC_RELAXED);
         oacl_cpu_gate_enter(); /* a unit may store into device memory */
         t->run(t, u);
@@ -437,6 +441,7 @@ void oacl_exec_submit(struct oacl_queue *q, struct oacl_task *t)
 {
     t->queue = q;
     t->next = NULL;
+    oacl_cpu_trace_submit_hook(t);
     if (t->kind != OACL_TASK_UNITS) {
         t->units = 1;
         t->next_unit = 1; /* nothing for workers to claim */

@@ -175,6 +175,7 @@ int oacl_cpu_ipc_event_record(struct oacl_queue *q, struct oacl_ipc_event *ie, c
     oacl_ipc_sync_bump(st);
     t->kind = OACL_TASK_INLINE;
     t->run = record_run;
+    t->trace_type = OACL_TT_EVENT_RECORD;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
@@ -268,6 +269,7 @@ int oacl_cpu_ipc_event_wait(struct oacl_queue *q, struct oacl_ipc_event *ie, uin
     t->start = wait_start;
     t->cancel = wait_cancel;
     *queued = true;
+    t->trace_type = OACL_TT_EVENT_WAIT;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }

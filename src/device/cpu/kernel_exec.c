@@ -88,11 +88,17 @@ static __attribute__((noinline)) bool call_entry(struct exec_thread *et, oacl_ke
 
 void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
 {
-    if (__atomic_load_n(&t->failed, __ATOMIC_ACQUIRE) || oacl_exec_stopped(t->queue))
+    uint64_t observed = oacl_cpu_block_begin(t); /* profiler, dumps, status page */
+    if (__atomic_load_n(&t->failed, __ATOMIC_ACQUIRE) || oacl_exec_stopped(t->queue)) {
+        if (observed)
+            oacl_cpu_block_end(t, unit, observed, false);
         return; /* the launch (or its context) already failed: skip the block */
+    }
     struct exec_thread *et = exec_thread();
     if (!et) {
         oacl_exec_task_fail(t, ACL_ERROR_RT_MEMORY_ALLOCATION, "no memory for a block's unified buffer");
+        if (observed)
+            oacl_cpu_block_end(t, unit, observed, false);
         return;
     }
     struct oacl_block_ctx *b = &et->block;
@@ -107,6 +113,8 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     if (!call_entry(et, t->kernel->entry, t->args))
         oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_EXCEPTION, et->fault_msg);
     tls_block = NULL;
+    if (observed)
+        oacl_cpu_block_end(t, unit, observed, true);
 }
 
 static const char *fault_name(int fault)

@@ -164,6 +164,7 @@ int oacl_cpu_notify_record(struct oacl_queue *q, struct oacl_bnotify *n, char *e
     __atomic_add_fetch(&n->records_queued, 1, __ATOMIC_ACQ_REL);
     t->kind = OACL_TASK_INLINE;
     t->run = record_run;
+    t->trace_type = OACL_TT_NOTIFY_RECORD;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
@@ -250,6 +251,7 @@ int oacl_cpu_notify_wait(struct oacl_queue *q, struct oacl_bnotify *n, uint64_t 
     t->kind = OACL_TASK_EXTERNAL;
     t->start = polled_start;
     t->cancel = polled_cancel;
+    t->trace_type = OACL_TT_NOTIFY_WAIT;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
@@ -324,6 +326,7 @@ int oacl_cpu_value_write(struct oacl_queue *q, uint64_t *addr, uint64_t value, c
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     t->kind = OACL_TASK_INLINE;
     t->run = value_write_run;
+    t->trace_type = OACL_TT_VALUE_WRITE;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
@@ -340,6 +343,7 @@ int oacl_cpu_value_wait(struct oacl_queue *q, const uint64_t *addr, uint64_t val
     t->kind = OACL_TASK_EXTERNAL;
     t->start = polled_start;
     t->cancel = polled_cancel;
+    t->trace_type = OACL_TT_VALUE_WAIT;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }

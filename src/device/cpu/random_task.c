@@ -285,6 +285,7 @@ int oacl_cpu_queue_random(struct oacl_queue *q, const struct oacl_random_task *t
     t->run = random_unit;
     t->release = random_release;
     t->dev = q->dev;
+    t->trace_type = OACL_TT_RANDOM;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }

@@ -253,6 +253,7 @@ int oacl_cpu_queue_reduce(struct oacl_queue *q, void *dst, const void *src, uint
     t->run = reduce_unit;
     t->release = reduce_release;
     t->dev = q->dev;
+    t->trace_type = OACL_TT_REDUCE;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
