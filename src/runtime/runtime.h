@@ -116,6 +116,9 @@ struct oacl_context {
                                            reference each); reaped once idle */
     bool dead;                          /* being torn down: no new streams */
     struct oacl_fail_group fail;        /* ACL_STOP_ON_FAILURE for all its streams */
+    /* aclrtCtxSetSysParamOpt (ctx_sysparam.c), under lock: options 0..2 */
+    int64_t sysparam[3];
+    uint32_t sysparam_set;              /* bit o: option o was set */
 };
 
 /* A new context on dev with its default stream (device lock held). */
@@ -152,6 +155,11 @@ struct oacl_stream {
     struct subscriber *report_sub;
     struct subscriber *hostfunc_sub;
     struct oacl_host_thread *host_thread;
+    /* Stream attributes (stream_attr.c), atomic: ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK,
+       _USER_CUSTOM_TAG and _CACHE_OP_INFO (the priority is `priority` above). */
+    uint32_t overflow_switch;
+    uint32_t user_tag;
+    uint32_t cache_op_info;
 };
 
 /* Stops the stream's host thread and drops its subscriptions (the stream's
@@ -275,5 +283,22 @@ void oacl_symbols_drop_owner(const void *owner);
 /* Device of the calling thread's current context, -1 if it has none (no
  * implicit device, no error recorded). */
 int32_t oacl_ctx_device_quiet(void);
+
+/* ---- device-kernel chapter (acl-rt-device-kernel-extras.md) ---------------- */
+
+/* Device ids (device_ids.c). Applies ASCEND_RT_VISIBLE_DEVICES to the
+ * driver's device count and returns the number of user ids (0 when the
+ * variable is malformed); the check fails every device call then. */
+uint32_t oacl_visible_devices_init(uint32_t driver_count);
+aclError oacl_visible_devices_check(const char *fn);
+/* Physical (= logical) id of a valid user id. */
+int32_t oacl_device_phys_id(int32_t user);
+
+/* Frees the device's aclrtGetHardwareSyncAddr area (final reset; hw_sync.c). */
+void oacl_hw_sync_release(struct oacl_device *dev);
+
+/* Process-level system option store (misc chapter's sysparam.c; a weak
+ * stand-in in ctx_sysparam.c until it is there). */
+void oacl_sysparam_set(int opt, int64_t value);
 
 #endif /* OACL_RUNTIME_RUNTIME_H */

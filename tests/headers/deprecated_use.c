@@ -30,6 +30,13 @@ aclError use(void *dst, const void *src)
 {
     return aclrtMemcpyAsyncWithCondition(dst, 8, src, 8, ACL_MEMCPY_DEVICE_TO_DEVICE, NULL);
 }
+#elif defined(USE_QUERY_EVENT)
+aclError use(aclrtEvent e);
+aclError use(aclrtEvent e)
+{
+    aclrtEventStatus st;
+    return aclrtQueryEvent(e, &st);
+}
 #else
 #error "select a variant"
 #endif
