@@ -210,6 +210,10 @@ struct oacl_function {
     struct oacl_obj obj;
     struct oacl_binary *bin;
     const struct oacl_kernel_info *info;
+    /* device-kernel chapter */
+    const void *symbol;                 /* linked kernels: the host function's address */
+    bool cpu;                           /* aclrtRegisterCpuFunc */
+    struct oacl_function *next_cpu;     /* the binary's CPU functions (bin->lock) */
 };
 
 struct oacl_binary {
@@ -223,6 +227,11 @@ struct oacl_binary {
     struct oacl_mem_record *ranges;     /* the module's memory in the address
                                            registry (binary_global.c) */
     uint32_t num_ranges;
+    /* device-kernel chapter (binary_load.c, kernel_symbol.c) */
+    bool implicit;                      /* the linked kernels of one program module: not unloadable */
+    bool cpu_library;                   /* CPU_KERNEL_MODE 2: kernels come from aclrtRegisterCpuFunc */
+    int32_t default_type;               /* aclrtKernelType of the MAGIC option, -1: none */
+    struct oacl_function *cpu_funcs;    /* registered CPU functions (lock) */
 };
 
 #define OACL_ARGS_MAX_PARAMS 128u
@@ -258,14 +267,24 @@ aclError oacl_args_check(const struct oacl_args *a, const struct oacl_function *
 
 /* ---- device variables (symbol.c, binary_global.c) ------------------------------- */
 
+/* What a binary is loaded from: a file (path), or len bytes at data (a
+ * kernel image, or a CPU-kernel library with cpu_library). */
+struct oacl_binary_source {
+    const char *path;
+    const void *data;
+    size_t len;
+    bool cpu_library;
+};
+
 /*
- * Loads `path` for dev as a new instance of binary b (its own globals): the
+ * Loads src for dev as a new instance of binary b (its own globals): the
  * module, its memory ranges in the address registry (device memory of dev,
  * read-only parts read-only) and the device variables its constructors
  * register. Fills b->module, kernels, dev, ranges. Fails with a message
  * naming fn.
  */
-aclError oacl_binary_load_module(struct oacl_binary *b, struct oacl_device *dev, const char *path, const char *fn);
+aclError oacl_binary_load_module(struct oacl_binary *b, struct oacl_device *dev, const struct oacl_binary_source *src,
+                                 const char *fn);
 /* Takes the binary's variables and memory out of the symbol table and the
  * registry (aclrtBinaryUnLoad; the object may live on a while). Idempotent. */
 void oacl_binary_forget_memory(struct oacl_binary *b);
@@ -300,5 +319,32 @@ void oacl_hw_sync_release(struct oacl_device *dev);
 /* Process-level system option store (misc chapter's sysparam.c; a weak
  * stand-in in ctx_sysparam.c until it is there). */
 void oacl_sysparam_set(int opt, int64_t value);
+
+/* The error that stopped the calling thread's current context (STOP
+ * mode), 0 if none or no context; records nothing (context.c). */
+int oacl_ctx_stopped_error(void);
+
+/* Kernel binaries (kernel_binary.c): a new binary handle for src loaded on
+ * the device of ctx; default_type as in struct oacl_binary. */
+aclError oacl_binary_create(struct oacl_context *ctx, const struct oacl_binary_source *src, int32_t default_type,
+                            aclrtBinHandle *out, const char *fn);
+/* The binary's CPU functions lose their handles (aclrtBinaryUnLoad). */
+void oacl_binary_retire_cpu_funcs(struct oacl_binary *b);
+
+/* Launches (kernel_launch.c): a parsed aclrtLaunchKernelCfg, and the
+ * common tail of every launch form. bin_dev is the device the kernel was
+ * loaded for (NULL: code linked into the program, runs on any device;
+ * another device than the current one: 107017). */
+struct oacl_launch_cfg {
+    uint32_t block_offset;
+    uint64_t timeout_ns;
+    const struct oacl_arg_patch *patches; /* placeholders (copied blobs) */
+    uint32_t num_patches;
+};
+aclError oacl_launch_cfg_parse(const aclrtLaunchKernelCfg *cfg, struct oacl_launch_cfg *out, const char *fn);
+aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kernel_info *info,
+                             struct oacl_device *bin_dev, uint32_t num_blocks, aclrtStream stream,
+                             const struct oacl_launch_cfg *c, const void *args, size_t args_size, bool copy_args,
+                             const char *fn);
 
 #endif /* OACL_RUNTIME_RUNTIME_H */
