@@ -127,16 +127,13 @@ OACL_API aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32
     if (!f)
         return oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, __func__,
                          "funcHandle %p is not a live kernel function (was its binary unloaded?)", funcHandle);
-    struct oacl_obj *ao = oacl_handle_get(argsHandle, OACL_H_ARGS);
-    struct oacl_args *a = (struct oacl_args *)ao;
-    if (!a)
-        rc = oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, __func__,
-                       "argsHandle %p is stale (the thread's list was re-initialised) or invalid", argsHandle);
-    else if (a->func != f)
+    struct oacl_args *a = NULL; /* a runtime list or one in user memory */
+    rc = oacl_args_lookup(argsHandle, &a, __func__);
+    if (rc == ACL_SUCCESS && a->func != f)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                        "the argument list was initialised for kernel '%s', not '%s'", a->func->info->name,
                        f->info->name);
-    else
+    else if (rc == ACL_SUCCESS)
         rc = oacl_args_check(a, f, __func__);
     if (rc == ACL_SUCCESS) {
         c.patches = a->patches;
@@ -144,7 +141,6 @@ OACL_API aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32
         rc = oacl_launch_enqueue(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, a->buf, a->size, true,
                                  __func__);
     }
-    oacl_obj_put(ao);
     oacl_obj_put(&f->obj);
     return rc;
 }

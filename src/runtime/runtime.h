@@ -237,15 +237,34 @@ struct oacl_binary {
 #define OACL_ARGS_MAX_PARAMS 128u
 #define OACL_ARGS_BUFFER_SIZE (64u * 1024u)
 
+/* One parameter of an argument list. */
 struct oacl_param {
-    struct oacl_obj obj;                /* not refcounted: lives in its list */
+    struct oacl_obj obj;                /* runtime lists: its table handle (not refcounted) */
     struct oacl_args *list;
     uint32_t index;
+    uint32_t offset, size;              /* in the list's buffer */
+    bool is_placeholder;
+    bool has_data;                      /* a placeholder whose data area was reserved */
+    uint64_t tag;                       /* user lists: OACL_USER_PARAM_TAG while valid */
 };
 
+/*
+ * An argument list. Runtime lists (aclrtKernelArgsInit) are per thread and
+ * reused, with table handles. User lists (aclrtKernelArgsInitByUserMem)
+ * live in caller memory: the header and records in the handle memory, the
+ * argument bytes in the caller's buffer; their handles are addresses.
+ */
 struct oacl_args {
-    struct oacl_obj obj;                /* not refcounted: per-thread, reused */
-    struct oacl_function *func;         /* +1 reference while initialised */
+    struct oacl_obj obj;                /* runtime lists: a table handle (not refcounted) */
+    uint64_t tag;                       /* user lists: OACL_USER_ARGS_TAG while it holds a list */
+    bool user;
+    uint32_t generation;                /* user lists: of the latest init (in parameter handles) */
+    struct oacl_function *func;         /* runtime lists: +1 reference while initialised; user
+                                           lists: no reference, func_handle is checked at every use */
+    void *func_handle;
+    uint32_t align;                     /* parameter alignment: 8 (CPU kernels: 1) */
+    uint32_t max_params;
+    uint32_t capacity;                  /* bytes of buf */
     uint32_t num_params;
     uint32_t size;                      /* bytes used in buf: parameters, then placeholder data */
     bool finalized;
@@ -253,14 +272,16 @@ struct oacl_args {
     bool data_started;                  /* a placeholder buffer was reserved: no more parameters */
     uint32_t num_placeholders;
     uint32_t num_patches;               /* placeholders with a data area */
-    uint32_t offsets[OACL_ARGS_MAX_PARAMS];
-    uint32_t sizes[OACL_ARGS_MAX_PARAMS];
-    bool is_placeholder[OACL_ARGS_MAX_PARAMS];
-    bool has_data[OACL_ARGS_MAX_PARAMS];
-    struct oacl_arg_patch patches[OACL_ARGS_MAX_PARAMS];
-    struct oacl_param params[OACL_ARGS_MAX_PARAMS];
-    _Alignas(64) unsigned char buf[OACL_ARGS_BUFFER_SIZE];
+    unsigned char *buf;
+    struct oacl_param *params;          /* max_params records */
+    struct oacl_arg_patch *patches;     /* max_params records */
 };
+
+/* The list behind an argsHandle (runtime or user memory); 107017 when it
+ * is stale, not a list, or its kernel was unloaded (kernel_args.c). */
+aclError oacl_args_lookup(aclrtArgsHandle h, struct oacl_args **out, const char *fn);
+/* Bytes of handle memory a user list for f needs (aclrtKernelArgsGetHandleMemSize). */
+size_t oacl_args_user_header_size(const struct oacl_function *f);
 
 /* Launch-time check of an argument list against the kernel's metadata. */
 aclError oacl_args_check(const struct oacl_args *a, const struct oacl_function *f, const char *fn);
@@ -346,5 +367,11 @@ aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kerne
                              struct oacl_device *bin_dev, uint32_t num_blocks, aclrtStream stream,
                              const struct oacl_launch_cfg *c, const void *args, size_t args_size, bool copy_args,
                              const char *fn);
+
+/* The kernel behind a `void *func` argument (+1 reference): with symbols,
+ * first the host address of a kernel linked into the program (needs a
+ * context: 107002), then a live function handle; else 107017
+ * (kernel_symbol.c). */
+aclError oacl_func_resolve(const void *func, bool symbols, struct oacl_function **out, const char *fn);
 
 #endif /* OACL_RUNTIME_RUNTIME_H */
