@@ -345,6 +345,7 @@ struct oacl_source {
     enum oacl_lang lang;
     unsigned launches, traps; /* rewritten <<<>>> launches and asm("trap") */
     unsigned gm_vars;         /* __gm__ variables given a registration */
+    unsigned kernels_registered; /* __global__ definitions registered (linked kernels) */
     /* Names declared with C linkage in this (C++) source, from the scan. */
     struct oacl_cname *cnames;
     size_t ncnames, cnames_cap;
@@ -1848,7 +1849,7 @@ static void oacl_rewrite_prelude(struct oacl_buf *b, const struct oacl_source *s
         oacl_put_cstr(b, soc->name);
         oacl_buf_puts(b, "\n#endif\n");
     }
-    if (cxx && s->launches)
+    if (cxx && (s->launches || s->kernels_registered))
         oacl_buf_puts(b, "#include <oacl/kernel_entry.hpp>\n");
     else if (cxx && (s->traps || s->gm_vars))
         oacl_buf_puts(b, "#include <oacl/kernel_abi.h>\n");
@@ -1872,7 +1873,11 @@ static bool oacl_rewrite_all(void)
         size_t len;
         char *text = oacl_read_file(s->abs, &len);
         struct oacl_rw_result r;
-        bool ok = oacl_rewrite(text, len, s->lang == OACL_LANG_CXX, &r);
+        /* Kernels compiled for linking into a program are registered for
+           aclrtGetFuncBySymbol; those of a kernel binary are not. */
+        struct oacl_rw_options ro = {.cxx = s->lang == OACL_LANG_CXX,
+                                     .register_kernels = g_opt.emit != OACL_EMIT_BINARY};
+        bool ok = oacl_rewrite_opts(text, len, &ro, &r);
         oacl_xfree(text);
         if (!ok) {
             unsigned shown = r.ndiags < 8 ? r.ndiags : 8;
@@ -1886,8 +1891,9 @@ static bool oacl_rewrite_all(void)
         s->launches = r.launches;
         s->traps = r.traps;
         s->gm_vars = r.gm_vars;
+        s->kernels_registered = r.kernels;
         bool emit_source = g_opt.emit == OACL_EMIT_SOURCE;
-        if (emit_source || r.launches || r.traps || r.gm_vars) {
+        if (emit_source || r.launches || r.traps || r.gm_vars || r.kernels) {
             struct oacl_buf b = {0};
             oacl_rewrite_prelude(&b, s, emit_source);
             oacl_buf_putn(&b, r.text, r.len);
@@ -1906,6 +1912,8 @@ static bool oacl_rewrite_all(void)
         if (g_opt.verbose && (r.launches || r.traps))
             fprintf(stderr, "oacl-cc: %s: %u launch%s and %u trap%s rewritten\n", s->arg, r.launches,
                     r.launches == 1 ? "" : "es", r.traps, r.traps == 1 ? "" : "s");
+        if (g_opt.verbose && r.kernels)
+            fprintf(stderr, "oacl-cc: %s: %u kernel%s registered\n", s->arg, r.kernels, r.kernels == 1 ? "" : "s");
         if (g_opt.verbose && r.gm_vars)
             fprintf(stderr, "oacl-cc: %s: %u __gm__ variable%s registered\n", s->arg, r.gm_vars,
                     r.gm_vars == 1 ? "" : "s");
