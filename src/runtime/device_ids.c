@@ -112,6 +112,12 @@ static int32_t user_of_logical(int32_t logical)
     return -1;
 }
 
+bool oacl_logical_visible(int32_t logical)
+{
+    oacl_config();
+    return logical >= 0 && user_of_logical(logical) >= 0;
+}
+
 /* Checks a user id: negative (neg_code), not visible (107001). */
 static aclError user_arg(int32_t id, aclError neg_code, const char *what, const char *fn)
 {

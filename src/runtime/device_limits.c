@@ -55,8 +55,7 @@ OACL_API aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value)
     if (rc)
         return rc;
     /* CANN applies the limits through device 0 (logical). */
-    int32_t user0 = -1;
-    if (aclrtGetUserDevIdByLogicDevId(0, &user0) != ACL_SUCCESS)
+    if (!oacl_logical_visible(0))
         return oacl_fail(ACL_ERROR_RT_INVALID_DEVICEID, __func__,
                          "device limits are applied through device 0, which is not visible to this process");
     const uint32_t arch = oacl_config()->soc->npu_arch;

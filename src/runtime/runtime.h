@@ -333,6 +333,8 @@ uint32_t oacl_visible_devices_init(uint32_t driver_count);
 aclError oacl_visible_devices_check(const char *fn);
 /* Physical (= logical) id of a valid user id. */
 int32_t oacl_device_phys_id(int32_t user);
+/* Whether logical device `logical` is visible to the process. */
+bool oacl_logical_visible(int32_t logical);
 
 /* Frees the device's aclrtGetHardwareSyncAddr area (final reset; hw_sync.c). */
 void oacl_hw_sync_release(struct oacl_device *dev);
