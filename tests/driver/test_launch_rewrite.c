@@ -1,5 +1,5 @@
 /*
- * The source rewriter of oacl-cc (tools/oacl_rewrite.c): <<<>>> launches
+ * The source rewriter of oacl-cc (tools/oacl-cc/oacl_rewrite.c): <<<>>> launches
  * and asm("trap") become calls, namespace-scope __gm__ variables get a
  * registration, everything else stays byte for byte, line numbers are
  * kept, and malformed launches are reported with their line.
