@@ -308,6 +308,9 @@ static void test_950(void **state)
     ASSERT_CHILD_OK("destroy_queued", SOC_950);
     ASSERT_CHILD_OK("bad_inputs", SOC_950);
     ASSERT_CHILD_OK("limit", SOC_950, "OACL_CNT_NOTIFY_LIMIT=2");
+    /* The other arch-3510 family. */
+    ASSERT_CHILD_OK("producers", "OACL_SOC=Ascend350_355e");
+    ASSERT_CHILD_OK("two_devices", "OACL_SOC=Ascend350_355e");
 }
 
 int main(int argc, char **argv)

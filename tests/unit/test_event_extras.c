@@ -128,6 +128,13 @@ static void test_wait_with_flag(void **state)
     ACL_OK(aclrtCreateEventWithFlag(&tl, ACL_EVENT_TIME_LINE));
     ACL_ERR(aclrtStreamWaitEventWithFlag(g_b, tl, 0, ACL_EVENT_WAIT_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
             "without ACL_EVENT_SYNC");
+    aclrtEvent ipc;
+    ACL_OK(aclrtCreateEventExWithFlag(&ipc, ACL_EVENT_IPC));
+    ACL_ERR(aclrtStreamWaitEventWithFlag(g_b, ipc, 0, ACL_EVENT_WAIT_EXTERNAL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+            "aclrtCreateEventExWithFlag(ACL_EVENT_SYNC)");
+    ACL_ERR(aclrtStreamWaitEventWithFlag(g_b, ipc, 1, ACL_EVENT_WAIT_DEFAULT), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+            "IPC event");
+    ACL_OK(aclrtDestroyEvent(ipc));
     /* DEFAULT: a plain wait; after it EXTERNAL is refused. */
     ACL_OK(aclrtRecordEvent(plain, g_a));
     ACL_OK(aclrtStreamWaitEventWithFlag(g_b, plain, 0, ACL_EVENT_WAIT_DEFAULT));
