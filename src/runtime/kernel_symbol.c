@@ -207,7 +207,8 @@ static struct oacl_function *function_of_symbol(const void *symbol, aclError *rc
         else
             *rc = implicit_create(symbol, &b, fn);
         if (*rc == ACL_SUCCESS) {
-            g_reg.bins[g_reg.nbins++] = b; /* keeps the handle's reference */
+            oacl_obj_ref(&b->obj); /* the list's own reference (dropped when the module goes) */
+            g_reg.bins[g_reg.nbins++] = b;
             int32_t i = kernel_index(b, symbol);
             if (i >= 0)
                 f = b->funcs[i];

@@ -215,6 +215,7 @@ struct oacl_poll {
     const char *what;                    /* for the timeout message */
     int error;                           /* set by ready() (returning true) to fail the wait */
     const char *error_msg;               /* static text for error */
+    void (*expired)(struct oacl_poll *p); /* optional: told before a timed-out wait is failed and completed */
     /* poller's own */
     uint64_t deadline_ns;
     struct oacl_poll *prev, *next;

@@ -229,6 +229,10 @@ static bool wait_ready(struct oacl_poll *p)
     return !pending;
 }
 
+/* A timed wait that expired no longer counts as pending, before its
+ * stream can see it done. */
+static void wait_expired(struct oacl_poll *p) { wait_passed(p->task->data); }
+
 static bool wait_start(struct oacl_task *t)
 {
     struct wait_data *w = t->data;
@@ -320,6 +324,7 @@ int oacl_cpu_event_wait(struct oacl_queue *q, struct oacl_bevent *e, uint64_t ti
     w->pending = 1;
     w->poll.task = t;
     w->poll.ready = wait_ready;
+    w->poll.expired = wait_expired;
     w->poll.timeout_ns = timeout_ns;
     w->poll.what = "the awaited event record";
     r->event = e;
