@@ -7,7 +7,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$root/scripts/deps.sh"
-oacl_need_packages "${OACL_BUILD_PACKAGES[@]}" libcmocka-dev pkgconf
+oacl_need_packages "${OACL_BUILD_PACKAGES[@]}" libcmocka-dev pkgconf python3
 
 jobs=$(nproc)
 stages=${OACL_TEST_STAGES:-normal asan tsan}

@@ -249,10 +249,11 @@ typedef enum {
 
 /* Process-wide system options. */
 typedef enum {
-    ACL_OPT_DETERMINISTIC = 0,
-    ACL_OPT_ENABLE_DEBUG_KERNEL = 1,
-    ACL_OPT_STRONG_CONSISTENCY = 2, /* deprecated */
-    ACL_OPT_ENABLE_KERNEL_EARLY_START = 3,
+    ACL_OPT_DETERMINISTIC = 0,       /* 0 off, 1 deterministic, 2 strong consistency, 3 batch consistency */
+    ACL_OPT_ENABLE_DEBUG_KERNEL = 1, /* 0 off, 1 on (global-memory out-of-bounds checking of kernels) */
+    ACL_OPT_STRONG_CONSISTENCY ACL_DEPRECATED_MESSAGE(
+        "ACL_OPT_STRONG_CONSISTENCY is deprecated, use ACL_OPT_DETERMINISTIC with value 2 instead") = 2,
+    ACL_OPT_ENABLE_KERNEL_EARLY_START = 3, /* 0 off, 1 on */
 } aclSysParamOpt;
 
 /* Features of the installed CANN (aclGetCannAttribute). */
@@ -293,6 +294,29 @@ ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *
 
 /* Reports a figure (aclDeviceInfo) of a device. */
 ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value);
+
+/* ---- data buffers -------------------------------------------------------------
+ * An aclDataBuffer pairs an address with a byte size; it never owns the
+ * memory it describes. */
+
+/* Creates a descriptor of (data, size); NULL only when out of host memory. */
+ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
+
+/* Frees the descriptor (not the memory it describes). */
+ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
+
+/* Replaces the address and size held by the descriptor. */
+ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size);
+
+/* The stored address (NULL for a NULL descriptor). */
+ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
+
+/* The stored size truncated to 32 bits (0 for a NULL descriptor). */
+ACL_DEPRECATED_MESSAGE("aclGetDataBufferSize is deprecated, use aclGetDataBufferSizeV2 instead")
+ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer);
+
+/* The stored size (0 for a NULL descriptor). */
+ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
 
 #ifdef __cplusplus
 }

@@ -961,6 +961,36 @@ typedef struct aclrtUtilizationInfo {
     aclrtUtilizationExtendInfo *utilizationExtend; /* reserved */
 } aclrtUtilizationInfo;
 
+/* ---- init/finalize callbacks, compute groups (miscellaneous functions) ---- */
+
+/* Owner of an init/finalize callback (aclInitCallbackRegister). */
+typedef enum aclRegisterCallbackType {
+    ACL_REG_TYPE_ACL_MODEL = 0,       /* model management library */
+    ACL_REG_TYPE_ACL_OP_EXECUTOR = 1, /* single-operator execution library */
+    ACL_REG_TYPE_ACL_OP_CBLAS = 2,    /* CBLAS part of single-operator execution */
+    ACL_REG_TYPE_ACL_OP_COMPILER = 3, /* single-operator compiler */
+    ACL_REG_TYPE_ACL_TDT_CHANNEL = 4, /* tensor data transfer */
+    ACL_REG_TYPE_ACL_TDT_QUEUE = 5,   /* shared queues */
+    ACL_REG_TYPE_ACL_DVPP = 6,        /* media processing */
+    ACL_REG_TYPE_ACL_RETR = 7,        /* vector retrieval */
+    ACL_REG_TYPE_OTHER = 0xFFFF,      /* user-defined; the only type that accepts several callbacks */
+} aclRegisterCallbackType;
+
+/* Called by aclInit with the configuration file's text (len bytes, NUL-terminated). */
+typedef aclError (*aclInitCallbackFunc)(const char *configStr, size_t len, void *userData);
+/* Called by aclFinalize. */
+typedef aclError (*aclFinalizeCallbackFunc)(void *userData);
+
+/* Attributes of a compute group (aclrtGetGroupInfoDetail); every value is 4 bytes. */
+typedef enum aclrtGroupAttr {
+    ACL_GROUP_AICORE_INT = 0,  /* AI Cores of the group (uint32_t) */
+    ACL_GROUP_AIV_INT = 1,     /* Vector Cores of the group (uint32_t) */
+    ACL_GROUP_AIC_INT = 2,     /* AI CPU threads, not AI Cores (uint32_t) */
+    ACL_GROUP_SDMANUM_INT = 3, /* async-copy (SDMA) channels (uint32_t) */
+    ACL_GROUP_ASQNUM_INT = 4,  /* streams schedulable at once, <= 32 (uint32_t) */
+    ACL_GROUP_GROUPID_INT = 5, /* group id (int32_t) */
+} aclrtGroupAttr;
+
 /* ==========================================================================
  * Functions
  * ========================================================================== */
@@ -1671,6 +1701,109 @@ ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
 
 /* Describes the newest device fault (ACL_RT_NO_ERROR when there was none). */
 ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
+
+/* ---- Miscellaneous: init/finalize callbacks ---------------------------------- */
+
+/* Registers a callback that aclInit runs (and runs it now if already initialized). */
+ACL_FUNC_VISIBILITY aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc,
+                                                     void *userData);
+
+/* Removes the first init callback of that type and function. */
+ACL_FUNC_VISIBILITY aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc);
+
+/* Registers a callback that aclFinalize runs. */
+ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type,
+                                                         aclFinalizeCallbackFunc cbFunc, void *userData);
+
+/* Removes the first finalize callback of that type and function. */
+ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type,
+                                                           aclFinalizeCallbackFunc cbFunc);
+
+/* ---- Miscellaneous: shared buffers (mbuf) ------------------------------------- */
+
+/* Allocates an mbuf with a data area of size bytes (data length 0). */
+ACL_FUNC_VISIBILITY aclError aclrtAllocBuf(aclrtMbuf *buf, size_t size);
+
+/* Frees an mbuf (a chain's first mbuf frees the whole chain). */
+ACL_FUNC_VISIBILITY aclError aclrtFreeBuf(aclrtMbuf buf);
+
+/* Reports the data area's address and size. */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufData(const aclrtMbuf buf, void **dataPtr, size_t *size);
+
+/* Reports how many bytes of the data area hold valid data. */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t *len);
+
+/* Records how many bytes of the data area hold valid data. */
+ACL_FUNC_VISIBILITY aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len);
+
+/* Copies size bytes at offset of the mbuf's user data (96 bytes) to dataPtr. */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufUserData(const aclrtMbuf buf, void *dataPtr, size_t size, size_t offset);
+
+/* Copies size bytes from dataPtr into the mbuf's user data at offset. */
+ACL_FUNC_VISIBILITY aclError aclrtSetBufUserData(aclrtMbuf buf, const void *dataPtr, size_t size, size_t offset);
+
+/* Creates a new mbuf sharing buf's data area. */
+ACL_FUNC_VISIBILITY aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf *newBuf);
+
+/* Appends buf (and its chain) to the chain starting at headBuf. */
+ACL_FUNC_VISIBILITY aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf);
+
+/* Reports the mbuf at position index of the chain starting at headBuf. */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf *buf);
+
+/* Reports how many mbufs the chain holds from headBuf on. */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t *num);
+
+/* ---- Miscellaneous: compute groups --------------------------------------------- */
+
+/* Selects the compute group the current device's work uses. */
+ACL_FUNC_VISIBILITY aclError aclrtSetGroup(int32_t groupId);
+
+/* Reports how many groups the current context can use. */
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupCount(uint32_t *count);
+
+/* Allocates an array with one element per group (NULL when there are none). */
+ACL_FUNC_VISIBILITY aclrtGroupInfo *aclrtCreateGroupInfo(void);
+
+/* Frees an array from aclrtCreateGroupInfo. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyGroupInfo(aclrtGroupInfo *groupInfo);
+
+/* Fills the array with every group, in ascending id order. */
+ACL_FUNC_VISIBILITY aclError aclrtGetAllGroupInfo(aclrtGroupInfo *groupInfo);
+
+/* Reads one attribute (aclrtGroupAttr) of element groupIndex of a filled array. */
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo *groupInfo, int32_t groupIndex,
+                                                     aclrtGroupAttr attr, void *attrValue, size_t valueLen,
+                                                     size_t *paramRetSize);
+
+/* ---- Miscellaneous: stream resource limits ------------------------------------- */
+
+/* Sets a stream's core limit of one kind (0 .. the device's cores of that kind). */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value);
+
+/* Reports a stream's core limit, else the device limit in force. */
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t *value);
+
+/* Clears both core limits of a stream. */
+ACL_FUNC_VISIBILITY aclError aclrtResetStreamResLimit(aclrtStream stream);
+
+/* Makes the calling thread use the stream's core limits. */
+ACL_FUNC_VISIBILITY aclError aclrtUseStreamResInCurrentThread(aclrtStream stream);
+
+/* Ends aclrtUseStreamResInCurrentThread for that stream. */
+ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream);
+
+/* ---- Miscellaneous: system parameters and CANN version --------------------------- */
+
+/* Sets a process-wide system option. */
+ACL_FUNC_VISIBILITY aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+
+/* Reports a process-wide system option (0 if never set). */
+ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
+
+/* Reports the version of an installed software package, split into parts. */
+ACL_DEPRECATED_MESSAGE("aclsysGetCANNVersion is deprecated, use aclsysGetVersionStr and aclsysGetVersionNum instead")
+ACL_FUNC_VISIBILITY aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version);
 
 #ifdef __cplusplus
 }

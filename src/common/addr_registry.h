@@ -24,6 +24,8 @@ enum oacl_mem_kind {
     OACL_MEM_DEVICE_ALIAS = 2,  /* device address of a mapped host range */
     OACL_MEM_HOST_REGISTERED = 3,
     OACL_MEM_DEVICE = 4,        /* aclrtMalloc and friends */
+    OACL_MEM_MANAGED = 5,       /* aclrtMemAllocManaged: one address for host and every device */
+    OACL_MEM_MBUF = 6,          /* mbuf data area (aclrtAllocBuf): runtime host memory */
 };
 
 /* Who made an OACL_MEM_DEVICE (or OACL_MEM_HOST_PINNED) range: aclrtFree
@@ -39,6 +41,10 @@ enum oacl_mem_origin {
 };
 /* `device` of a linked device variable: one copy that every device uses. */
 #define OACL_MEM_ANY_DEVICE (-1)
+/* flags of OACL_MEM_HOST_PINNED records: mapped for a device later, the
+   range's device address is its host address (aclrtMallocHostWithCfg with
+   ACL_RT_MEM_ATTR_VA_FLAG). */
+#define OACL_REC_VA_IDENTITY 0x1u
 
 /* One range. The registry stores pointers to records that their creator
  * allocates and frees (after removing them). */
@@ -60,6 +66,9 @@ struct oacl_mem_record {
        them. */
     uint8_t origin;              /* enum oacl_mem_origin */
     bool readonly;               /* copies and fills into it are refused */
+    void *pool_block;            /* device memory of a memory pool (mem_pool.c): its
+                                    block, which owns this record; NULL otherwise */
+    uint16_t module_id;          /* allocations: owner (ACL_RT_MEM_ATTR_MODULE_ID; 0 = not tagged) */
 };
 
 void oacl_registry_rdlock(void);

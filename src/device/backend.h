@@ -145,6 +145,40 @@ struct oacl_random_task {
     uint64_t result_room;                /* bytes writable at result; more needed fails the task */
 };
 
+/* ---- memory extras: copy descriptions --------------------------------------- */
+
+/* height rows of width bytes: row r goes from src + r*spitch to
+ * dst + r*dpitch (width <= both pitches). Overlapping matrices are copied
+ * row by row with memmove, in the row order that reads every source row
+ * before it is overwritten whenever such an order exists. */
+struct oacl_copy_2d {
+    void *dst;
+    size_t dpitch;
+    const void *src;
+    size_t spitch;
+    size_t width;
+    size_t height;
+};
+
+/* One copy of a batch. */
+struct oacl_copy_item {
+    void *dst;
+    const void *src;
+    size_t n;
+};
+
+/* A copy resolved when it runs: dst = *dst_slot + dst_offset,
+ * src = *src_slot + src_offset (8-byte little-endian device addresses),
+ * length = *len_slot (4 bytes) when len_slot is set, else len. */
+struct oacl_indirect_copy {
+    const void *dst_slot;
+    uint64_t dst_offset;
+    const void *src_slot;
+    uint64_t src_offset;
+    const void *len_slot;
+    uint64_t len;
+};
+
 struct oacl_backend_ops {
     const char *name;
 
@@ -333,6 +367,55 @@ struct oacl_backend_ops {
     int (*event_create_shared)(struct oacl_bdev *dev, struct oacl_bevent **out, char *err);
     int (*event_share_fd)(struct oacl_bevent *e, int *fd, char *err);
     int (*event_import)(struct oacl_bdev *dev, int fd, struct oacl_bevent **out, char *err);
+    /* ---- stream-ordered memory (memory pools) ---- */
+    /* A bookkeeping point in q: once the work queued before it has
+       finished, reached(arg) is called on whichever thread advanced q; it
+       must be short, must not block and must not queue work. q's later
+       work is not held by it. If the point is dropped before q reaches it
+       (queue_discard), dropped(arg) is called instead. */
+    int (*queue_host_mark)(struct oacl_queue *q, void (*reached)(void *arg), void (*dropped)(void *arg), void *arg,
+                           char *err);
+    /* Gives device memory from dev_alloc back at once, without waiting for
+       the device's queues (unlike dev_free): the caller knows that no
+       queued work uses it any more (its stream-ordered free has run). */
+    void (*dev_release)(struct oacl_bdev *dev, void *ptr, size_t size);
+    /* ---- memory extras ---- */
+    /* Managed (unified) memory: size bytes (a multiple of 2 MiB), 2 MiB
+       aligned, at one address valid for the host and for every device,
+       reading as zero. managed_free first waits for the work already
+       queued on every device (it may still use the memory). */
+    int (*managed_alloc)(size_t size, void **out, char *err);
+    void (*managed_free)(void *ptr, size_t size);
+    /* Moves the managed ranges [ptrs[i], +sizes[i]) towards targets[i] (a
+       device index, or -1 for the host) in q's order. A backend whose
+       managed memory is a single copy only keeps the place in the order.
+       The arrays are read during the call only. */
+    int (*queue_prefetch)(struct oacl_queue *q, const void *const *ptrs, const size_t *sizes, const int32_t *targets,
+                          size_t count, char *err);
+    /* Cache maintenance `op` (aclrtCmoType) of [ptr, ptr+size) in q's
+       order, or, with desc non-NULL, of the range that the descriptor in
+       device memory names when the task runs. A cache-coherent device only
+       keeps the place in the order. */
+    int (*queue_cmo)(struct oacl_queue *q, const void *ptr, size_t size, const void *desc, int op, char *err);
+
+    /* ---- memory extras: 2-D, batched, indirect copies and 32-bit fills ---- */
+
+    /* A 2-D copy (see struct oacl_copy_2d): synchronously on the calling
+       thread, or in q's order. */
+    void (*copy_2d)(const struct oacl_copy_2d *c);
+    int (*queue_copy_2d)(struct oacl_queue *q, const struct oacl_copy_2d *c, char *err);
+    /* n independent copies (the array is copied) as one task in q's order;
+       their relative order is unspecified (operands must not overlap). */
+    int (*queue_copy_batch)(struct oacl_queue *q, const struct oacl_copy_item *items, size_t n, char *err);
+    /* A copy whose addresses (and length) are read from device memory when
+       q reaches it (struct oacl_indirect_copy). Both resulting ranges must
+       lie in valid device memory then, else the task fails with
+       ACL_ERROR_RT_SYS_DMA; the copy has memmove semantics. */
+    int (*queue_copy_indirect)(struct oacl_queue *q, const struct oacl_indirect_copy *c, char *err);
+    /* n 32-bit words at dst (4-byte aligned) set to value: synchronously on
+       the calling thread, or in q's order. */
+    void (*fill32)(void *dst, uint32_t value, size_t n);
+    int (*queue_fill32)(struct oacl_queue *q, void *dst, uint32_t value, size_t n, char *err);
 
     /* ---- device-kernel chapter (acl-rt-device-kernel-extras.md) ---- */
 

@@ -158,6 +158,7 @@ static aclError binary_get(aclrtBinHandle h, struct oacl_binary **out, const cha
     return ACL_SUCCESS;
 }
 
+/* oacl-api: refused: kernel binaries of ABI v1 carry no function-entry keys (Decision 23) */
 OACL_API aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEntry,
                                                 aclrtFuncHandle *funcHandle)
 {

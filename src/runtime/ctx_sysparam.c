@@ -3,7 +3,7 @@
  * aclrtCtxSetSysParamOpt / aclrtCtxGetSysParamOpt. Each context keeps its
  * own value and "set" mark per option (options 0..2); they go with the
  * context. A set also overwrites the process-level value of the option
- * (what aclrtGetSysParamOpt reports, misc chapter).
+ * (what aclrtGetSysParamOpt reports, sysparam.c).
  */
 #include "runtime/runtime.h"
 
@@ -12,14 +12,6 @@
 static const char *const g_names[CTX_OPTS] = {"ACL_OPT_DETERMINISTIC", "ACL_OPT_ENABLE_DEBUG_KERNEL",
                                               "ACL_OPT_STRONG_CONSISTENCY"};
 static const int64_t g_max[CTX_OPTS] = {3, 1, 1};
-
-/* The process-level store lives with aclrtSetSysParamOpt (sysparam.c of the
- * misc chapter); this stand-in keeps the library linkable without it. */
-__attribute__((weak)) void oacl_sysparam_set(int opt, int64_t value)
-{
-    (void)opt;
-    (void)value;
-}
 
 OACL_API aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value)
 {

@@ -229,6 +229,14 @@ static uint32_t res_effective(const struct oacl_device *dev, int type, uint32_t 
     return l ? l : cores;
 }
 
+bool oacl_res_cores(int type, uint32_t *n) { return res_cores(type, n); }
+
+uint32_t oacl_device_res_effective(const struct oacl_device *dev, int type)
+{
+    uint32_t cores = 0;
+    return res_cores(type, &cores) ? res_effective(dev, type, cores) : 0;
+}
+
 uint32_t oacl_device_core_limit(const struct oacl_device *dev)
 {
     return __atomic_load_n(&dev->res_limit[ACL_RT_DEV_RES_VECTOR_CORE], __ATOMIC_ACQUIRE);
@@ -288,7 +296,7 @@ OACL_API aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t
     if (!res_cores((int)type, &cores))
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "type %d is not CUBE_CORE or VECTOR_CORE", (int)type);
     else
-        *value = res_effective(ctx->dev, (int)type, cores);
+        *value = oacl_thread_res_limit(ctx->dev, (int)type); /* a bound stream's first (stream_limits.c) */
     oacl_obj_put(&ctx->obj);
     return rc;
 }
@@ -446,11 +454,14 @@ static aclError sync_device(int64_t timeout_ns, const char *fn)
     for (i = 0; i < n; i++)
         oacl_obj_put(&v[i]->obj);
     free(v);
+    oacl_mem_pool_on_sync(ctx->dev); /* pools' release threshold */
     oacl_obj_put(&ctx->obj);
     return rc;
 }
 
 OACL_API aclError aclrtSynchronizeDevice(void) { return sync_device(-1, __func__); }
+
+aclError oacl_device_sync(int64_t timeout_ns, const char *fn) { return sync_device(timeout_ns, fn); }
 
 OACL_API aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
 {
@@ -564,6 +575,7 @@ void oacl_device_query_reset(struct oacl_device *dev)
     uint32_t n = oacl_config()->device_count;
     for (uint32_t i = 0; i < n; i++)
         __atomic_and_fetch(&oacl_device_at((int32_t)i)->peer_mask, ~(1ull << dev->id), __ATOMIC_ACQ_REL);
+    oacl_group_device_reset(dev); /* the aclrtSetGroup selection goes too */
 }
 
 /* ---- aclrtGetErrorVerbose ------------------------------------------------------------------------ */

@@ -284,6 +284,7 @@ static aclError sync_event(aclrtEvent event, int64_t timeout_ns, const char *fn)
     if (rc)
         return rc;
     int src = oacl_backend()->event_sync(e->be, timeout_ns);
+    oacl_mem_pool_on_sync(e->dev); /* pools' release threshold */
     if (src == ACL_ERROR_RT_IPC_ERROR) {
         rc = oacl_fail(src, fn, "the process that recorded IPC event %p exited before its record ran", event);
     } else if (src != 0) {

@@ -60,7 +60,7 @@ static aclError do_register(void *ptr, uint64_t size, uint32_t flags, void **dev
     /* Memory the runtime allocated must contain the whole range; other
        runtime ranges (device addresses) cannot be registered at all. */
     struct oacl_mem_record *owner = oacl_registry_overlap_locked(OACL_SPACE_ALLOC, base, len);
-    bool runtime_memory = false;
+    bool runtime_memory = false, identity = false;
     if (owner) {
         if (owner->kind != OACL_MEM_HOST_PINNED) {
             rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "[%p, +%zu) is a device address range, not host memory",
@@ -81,9 +81,15 @@ static aclError do_register(void *ptr, uint64_t size, uint32_t flags, void **dev
             goto out_unlock;
         }
         runtime_memory = true;
+        /* aclrtMallocHostWithCfg with ACL_RT_MEM_ATTR_VA_FLAG: the device
+           uses the host address itself. */
+        identity = (owner->flags & OACL_REC_VA_IDENTITY) != 0;
     }
     struct oacl_host_map map = {.dev_ptr = NULL, .kind = OACL_MAP_NONE, .relock = false};
-    if (flags & ACL_HOST_REG_MAPPED) {
+    if ((flags & ACL_HOST_REG_MAPPED) && identity) {
+        map.dev_ptr = ptr;
+        map.kind = OACL_MAP_IDENTITY;
+    } else if (flags & ACL_HOST_REG_MAPPED) {
         rc = be->host_map(ctx->dev->bdev, ptr, size, runtime_memory, &map, err);
         if (rc) {
             rc = oacl_fail(rc, fn, "%s", err);

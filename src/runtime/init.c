@@ -211,69 +211,181 @@ OACL_API aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, 
     return ACL_SUCCESS;
 }
 
-/* ---- aclInit / aclFinalize ------------------------------------------------------- */
+/* ---- aclInit / aclFinalize -------------------------------------------------------
+ *
+ * Steps at CANN's positions (spec acl-rt-misc.md 3.2): aclInit reads the
+ * file, refuses a configuration other than the first successful one's,
+ * checks it, then notifies the ACL_MODEL init callbacks; with a file, the
+ * dump section would be applied here (not yet), then OP_EXECUTOR callbacks
+ * and the defaultDevice key; then DVPP and OTHER callbacks; only then the
+ * process counts as initialized. aclFinalize notifies OP_COMPILER, MODEL,
+ * DVPP callbacks, drops the default device, notifies OTHER callbacks and
+ * only then counts as finalized. The first failing callback stops either
+ * sequence with its code; steps already done stay done.
+ */
 
 enum init_state { NEVER_INITIALIZED, INITIALIZED, FINALIZED };
 
 static pthread_mutex_t g_init_lock = PTHREAD_MUTEX_INITIALIZER;
-static enum init_state g_state = NEVER_INITIALIZED;
-static uint64_t g_refcount;
+static enum init_state g_state = NEVER_INITIALIZED; /* g_init_lock */
+static uint64_t g_refcount;                         /* atomic; written under g_init_lock */
+/* The configuration text of the first successful aclInit, set once before
+ * g_refcount first becomes non-zero and never changed: every later real
+ * initialization must bring the same text (CANN compares a hash). */
+static char *g_first_text;
+static size_t g_first_len;
+
+bool oacl_init_config_text(const char **text, size_t *len)
+{
+    if (__atomic_load_n(&g_refcount, __ATOMIC_ACQUIRE) == 0)
+        return false;
+    *text = g_first_text;
+    *len = g_first_len;
+    return true;
+}
+
+static aclError nested_call(const char *fn)
+{
+    return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "called from an init/finalize callback (not allowed)");
+}
+
+/* The real initialization (init lock held, not initialized). */
+static aclError init_locked(const char *configPath)
+{
+    bool have_file = configPath && configPath[0];
+    char *text = NULL;
+    size_t len = 0;
+    bool too_large = false;
+    aclError rc = ACL_SUCCESS;
+    if (have_file)
+        rc = oacl_config_file_read(configPath, &text, &len, &too_large);
+    if (rc)
+        return rc;
+    if (!have_file || too_large) {
+        free(text);
+        text = strdup("");
+        len = 0;
+        if (!text)
+            return oacl_fail(ACL_ERROR_BAD_ALLOC, "aclInit", "out of memory");
+    }
+    /* 1. Same content as the first successful configuration (a file over
+          the size limit necessarily differs from it), then the checks. */
+    if (g_first_text && (too_large || len != g_first_len || memcmp(text, g_first_text, len) != 0)) {
+        rc = oacl_fail(ACL_ERROR_INVALID_PARAM, "aclInit",
+                       "the configuration ('%s') differs from that of the first successful aclInit of this process; "
+                       "a re-initialization must use the same configuration",
+                       have_file ? configPath : "none");
+    } else if (too_large) {
+        rc = oacl_fail(ACL_ERROR_INVALID_FILE, "aclInit", "configuration file '%s' exceeds 10 MiB", configPath);
+    }
+    struct oacl_init_settings set = {.global_msgs = false, .default_device = -1};
+    if (rc == ACL_SUCCESS && have_file)
+        rc = oacl_config_parse(text, len, configPath, &set);
+    if (rc == ACL_SUCCESS) {
+        oacl_errmsg_set_global(set.global_msgs);
+        /* 2. */
+        rc = oacl_notify_init_callbacks(ACL_REG_TYPE_ACL_MODEL, text, len);
+    }
+    /* 3. (The "dump" section goes here, before the OP_EXECUTOR callbacks.) */
+    if (rc == ACL_SUCCESS && have_file) {
+        rc = oacl_notify_init_callbacks(ACL_REG_TYPE_ACL_OP_EXECUTOR, text, len);
+        if (rc == ACL_SUCCESS)
+            oacl_config_set_default_device(set.default_device);
+    }
+    /* 4. (profiling, SoC name: nothing to do) 5. 6. */
+    if (rc == ACL_SUCCESS)
+        rc = oacl_notify_init_callbacks(ACL_REG_TYPE_ACL_DVPP, text, len);
+    if (rc == ACL_SUCCESS)
+        rc = oacl_notify_init_callbacks(ACL_REG_TYPE_OTHER, text, len);
+    if (rc) {
+        free(text);
+        return rc;
+    }
+    /* 7. */
+    if (!g_first_text) {
+        g_first_text = text;
+        g_first_len = len;
+    } else {
+        free(text);
+    }
+    g_state = INITIALIZED;
+    __atomic_store_n(&g_refcount, 1, __ATOMIC_RELEASE);
+    return ACL_SUCCESS;
+}
 
 OACL_API aclError aclInit(const char *configPath)
 {
+    if (oacl_in_lifecycle_callback())
+        return nested_call(__func__);
     pthread_mutex_lock(&g_init_lock);
-    if (g_refcount > 0) {
-        g_refcount++;
+    if (__atomic_load_n(&g_refcount, __ATOMIC_RELAXED) > 0) {
+        __atomic_add_fetch(&g_refcount, 1, __ATOMIC_RELEASE);
         pthread_mutex_unlock(&g_init_lock);
         return oacl_fail(ACL_ERROR_REPEAT_INITIALIZE, __func__,
                          "already initialized; the first configuration stays in effect");
     }
-    aclError rc = ACL_SUCCESS;
-    if (configPath && configPath[0])
-        rc = oacl_config_file_load(configPath);
-    else
-        oacl_errmsg_set_global(false);
-    if (rc == ACL_SUCCESS) {
-        g_refcount = 1;
-        g_state = INITIALIZED;
-    }
+    aclError rc = init_locked(configPath);
     pthread_mutex_unlock(&g_init_lock);
     return rc;
 }
 
-static void finalize_locked(void)
+/* The real finalization (init lock held); on a callback failure the
+ * process stays initialized. fn: the caller, for messages. */
+static aclError finalize_locked(const char *fn)
 {
-    g_refcount = 0;
+    aclError rc = oacl_notify_finalize_callbacks(ACL_REG_TYPE_ACL_OP_COMPILER, fn);
+    if (rc == ACL_SUCCESS)
+        rc = oacl_notify_finalize_callbacks(ACL_REG_TYPE_ACL_MODEL, fn);
+    /* (Dumping stops here.) */
+    if (rc == ACL_SUCCESS)
+        rc = oacl_notify_finalize_callbacks(ACL_REG_TYPE_ACL_DVPP, fn);
+    if (rc == ACL_SUCCESS) {
+        oacl_config_set_default_device(-1);
+        rc = oacl_notify_finalize_callbacks(ACL_REG_TYPE_OTHER, fn);
+    }
+    if (rc)
+        return rc;
     g_state = FINALIZED;
-    oacl_config_set_default_device(-1);
+    __atomic_store_n(&g_refcount, 0, __ATOMIC_RELEASE);
+    return ACL_SUCCESS;
 }
 
 OACL_API aclError aclFinalize(void)
 {
+    if (oacl_in_lifecycle_callback())
+        return nested_call(__func__);
     pthread_mutex_lock(&g_init_lock);
-    if (g_state == FINALIZED && g_refcount == 0) {
+    /* The very first aclFinalize of a process that never initialized is a
+       successful finalize (CANN), callbacks included. */
+    if (g_state == FINALIZED && __atomic_load_n(&g_refcount, __ATOMIC_RELAXED) == 0) {
         pthread_mutex_unlock(&g_init_lock);
         return oacl_fail(ACL_ERROR_REPEAT_FINALIZE, __func__, "already finalized; call aclInit first");
     }
-    finalize_locked();
+    aclError rc = finalize_locked(__func__);
     pthread_mutex_unlock(&g_init_lock);
-    return ACL_SUCCESS;
+    return rc;
 }
 
 OACL_API aclError aclFinalizeReference(uint64_t *refCount)
 {
+    if (oacl_in_lifecycle_callback())
+        return nested_call(__func__);
     pthread_mutex_lock(&g_init_lock);
-    if (g_refcount == 0) {
+    uint64_t count = __atomic_load_n(&g_refcount, __ATOMIC_RELAXED);
+    if (count == 0) {
         pthread_mutex_unlock(&g_init_lock);
         if (refCount)
             *refCount = 0;
         return oacl_fail(ACL_ERROR_REPEAT_FINALIZE, __func__, "not initialized");
     }
-    if (--g_refcount == 0)
-        finalize_locked();
-    uint64_t left = g_refcount;
+    aclError rc = ACL_SUCCESS;
+    if (count == 1)
+        rc = finalize_locked(__func__); /* a failing callback keeps the count at 1 */
+    else
+        __atomic_store_n(&g_refcount, count - 1, __ATOMIC_RELEASE);
+    uint64_t left = __atomic_load_n(&g_refcount, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&g_init_lock);
     if (refCount)
         *refCount = left;
-    return ACL_SUCCESS;
+    return rc;
 }

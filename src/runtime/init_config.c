@@ -1,7 +1,8 @@
 /*
- * The aclInit configuration file: read, parsed with cJSON (Debian's
- * libcjson), checked against the limits of the configuration format, and
- * applied.
+ * The aclInit configuration file: read (at most 10 MiB, as CANN), parsed
+ * with cJSON (Debian's libcjson), checked against the limits of the
+ * configuration format; the values of the keys with an effect are handed
+ * back for aclInit to apply at their positions (init.c).
  *
  * cJSON accepts a few forms strict JSON does not (leading zeros, "1.",
  * malformed \u escapes, raw control characters in strings) and silently
@@ -16,12 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
 #include "runtime/runtime.h"
 
-#define CONFIG_MAX_BYTES (1u << 20)
+#define CONFIG_MAX_BYTES (10u << 20) /* CANN: 10 MiB */
 #define CONFIG_MAX_DEPTH 10
 
 /* Line and column (from 1) of byte `at` of text. */
@@ -91,17 +93,18 @@ static const char *scan(char *text, size_t len, size_t *at)
     return NULL;
 }
 
-/* Applies the configuration keys that have a visible effect. */
-static aclError apply_config(const cJSON *root, const char *path)
+/* Checks the configuration keys that have a visible effect and collects
+ * their values (applied by aclInit at their positions). */
+static aclError read_settings(const cJSON *root, const char *path, struct oacl_init_settings *out)
 {
-    bool global_msgs = false;
-    int32_t default_device = -1;
+    out->global_msgs = false;
+    out->default_device = -1;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "err_msg_mode");
     if (v) {
         const char *s = cJSON_GetStringValue(v);
         if (!s || (strcmp(s, "0") != 0 && strcmp(s, "1") != 0))
             return oacl_fail(ACL_ERROR_INVALID_PARAM, "aclInit", "%s: err_msg_mode must be \"0\" or \"1\"", path);
-        global_msgs = s[0] == '1';
+        out->global_msgs = s[0] == '1';
     }
     const cJSON *dd = cJSON_GetObjectItemCaseSensitive(root, "defaultDevice");
     if (dd) {
@@ -114,10 +117,8 @@ static aclError apply_config(const cJSON *root, const char *path)
             return oacl_fail(ACL_ERROR_INVALID_PARAM, "aclInit",
                              "%s: defaultDevice.default_device must be a device id string in \"0\"..\"%u\"", path,
                              oacl_config()->device_count ? oacl_config()->device_count - 1 : 0);
-        default_device = (int32_t)n;
+        out->default_device = (int32_t)n;
     }
-    oacl_errmsg_set_global(global_msgs);
-    oacl_config_set_default_device(default_device);
     return ACL_SUCCESS;
 }
 
@@ -129,18 +130,29 @@ static bool all_blank(const char *text, size_t len)
     return true;
 }
 
-/* Parses and applies text[0..len) (text[len] is a NUL). */
-static aclError parse_and_apply(char *text, size_t len, const char *path)
+aclError oacl_config_parse(const char *raw, size_t len, const char *path, struct oacl_init_settings *out)
 {
-    if (all_blank(text, len))
-        return apply_config(NULL, path); /* an empty configuration */
+    out->global_msgs = false;
+    out->default_device = -1;
+    if (all_blank(raw, len))
+        return ACL_SUCCESS; /* an empty configuration */
+    /* The scan rewrites \u0000 escapes: work on a copy, the raw text goes
+       to the init callbacks. */
+    char *text = malloc(len + 1);
+    if (!text)
+        return oacl_fail(ACL_ERROR_BAD_ALLOC, "aclInit", "out of memory");
+    memcpy(text, raw, len);
+    text[len] = '\0';
     size_t at = 0;
     unsigned line, col;
+    aclError rc;
     const char *bad = scan(text, len, &at);
     if (bad) {
         line_col(text, at, &line, &col);
-        return oacl_fail(ACL_ERROR_PARSE_FILE, "aclInit",
-                         "configuration file '%s' is not valid JSON: %s at line %u, column %u", path, bad, line, col);
+        rc = oacl_fail(ACL_ERROR_PARSE_FILE, "aclInit",
+                       "configuration file '%s' is not valid JSON: %s at line %u, column %u", path, bad, line, col);
+        free(text);
+        return rc;
     }
     const char *end = NULL;
     /* The length includes the terminating NUL: cJSON then checks that
@@ -149,41 +161,68 @@ static aclError parse_and_apply(char *text, size_t len, const char *path)
     if (!root) {
         at = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
         line_col(text, at, &line, &col);
-        return oacl_fail(ACL_ERROR_PARSE_FILE, "aclInit",
-                         "configuration file '%s' is not valid JSON: syntax error at line %u, column %u", path, line,
-                         col);
+        rc = oacl_fail(ACL_ERROR_PARSE_FILE, "aclInit",
+                       "configuration file '%s' is not valid JSON: syntax error at line %u, column %u", path, line,
+                       col);
+        free(text);
+        return rc;
     }
-    aclError rc = cJSON_IsObject(root) ? apply_config(root, path)
-                                       : oacl_fail(ACL_ERROR_PARSE_FILE, "aclInit",
-                                                   "configuration file '%s' must hold a JSON object", path);
+    /* A root that is not an object configures nothing (CANN accepts it). */
+    rc = cJSON_IsObject(root) ? read_settings(root, path, out) : ACL_SUCCESS;
     cJSON_Delete(root);
+    free(text);
     return rc;
 }
 
-aclError oacl_config_file_load(const char *path)
+aclError oacl_config_file_read(const char *path, char **text_out, size_t *len_out, bool *too_large)
 {
+    *too_large = false;
     FILE *f = fopen(path, "rb");
     if (!f)
         return oacl_fail(ACL_ERROR_INVALID_FILE, "aclInit", "cannot read configuration file '%s': %s", path,
                          strerror(errno));
-    char *text = malloc(CONFIG_MAX_BYTES + 2);
-    if (!text) {
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > CONFIG_MAX_BYTES) {
         fclose(f);
-        return oacl_fail(ACL_ERROR_BAD_ALLOC, "aclInit", "out of memory");
+        *too_large = true;
+        return ACL_SUCCESS;
     }
-    size_t len = fread(text, 1, CONFIG_MAX_BYTES + 1, f);
-    bool read_error = ferror(f);
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap + 1);
+    bool read_error = false;
+    while (text) {
+        size_t n = fread(text + len, 1, cap - len, f);
+        len += n;
+        if (n == 0 || len > CONFIG_MAX_BYTES) {
+            read_error = ferror(f);
+            break;
+        }
+        if (len == cap) {
+            size_t ncap = cap * 2 > CONFIG_MAX_BYTES + 1 ? CONFIG_MAX_BYTES + 1 : cap * 2;
+            char *t = ncap > cap ? realloc(text, ncap + 1) : text;
+            if (!t) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = t;
+            cap = ncap;
+        }
+    }
     fclose(f);
-    aclError rc;
-    if (read_error)
-        rc = oacl_fail(ACL_ERROR_INVALID_FILE, "aclInit", "cannot read configuration file '%s'", path);
-    else if (len > CONFIG_MAX_BYTES)
-        rc = oacl_fail(ACL_ERROR_INVALID_FILE_SIZE, "aclInit", "configuration file '%s' exceeds %u bytes", path,
-                       CONFIG_MAX_BYTES);
-    else {
-        text[len] = '\0';
-        rc = parse_and_apply(text, len, path);
+    if (!text)
+        return oacl_fail(ACL_ERROR_BAD_ALLOC, "aclInit", "out of memory");
+    if (read_error) {
+        free(text);
+        return oacl_fail(ACL_ERROR_INVALID_FILE, "aclInit", "cannot read configuration file '%s'", path);
     }
-    free(text);
-    return rc;
+    if (len > CONFIG_MAX_BYTES) { /* grew while being read */
+        free(text);
+        *too_large = true;
+        return ACL_SUCCESS;
+    }
+    text[len] = '\0';
+    *text_out = text;
+    *len_out = len;
+    return ACL_SUCCESS;
 }

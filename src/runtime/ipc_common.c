@@ -13,7 +13,7 @@
 
 /* ---- SoC availability ---------------------------------------------------------- */
 
-enum oacl_soc_family oacl_soc_family(void)
+enum oacl_ipc_family oacl_ipc_family(void)
 {
     const struct oacl_soc_profile *p = oacl_config()->soc;
     if (!p)
@@ -40,7 +40,7 @@ const char *oacl_soc_name(void)
     return p ? p->name : oacl_config()->soc_request;
 }
 
-/* Rows of the table in spec 1.2; columns in enum oacl_soc_family order:
+/* Rows of the table in spec 1.2; columns in enum oacl_ipc_family order:
  * 950PR 950DT A3 A2 310B 310P 910. */
 static const char *const g_table[] = {
     [OACL_FEAT_IPC_MEM] = "YYYYNYY",
@@ -55,7 +55,7 @@ static const char *const g_table[] = {
 
 aclError oacl_ipc_feature_check(enum oacl_ipc_feature f, const char *fn)
 {
-    if (g_table[f][oacl_soc_family()] == 'Y')
+    if (g_table[f][oacl_ipc_family()] == 'Y')
         return ACL_SUCCESS;
     return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn, "%s is not supported on %s", fn, oacl_soc_name());
 }
@@ -210,7 +210,7 @@ void oacl_pidset_free(struct oacl_pidset *s)
 
 size_t oacl_ipc_whitelist_limit(void)
 {
-    enum oacl_soc_family f = oacl_soc_family();
+    enum oacl_ipc_family f = oacl_ipc_family();
     return f == OACL_FAM_950PR || f == OACL_FAM_950DT ? 65535u : 32768u;
 }
 

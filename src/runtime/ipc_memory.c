@@ -116,7 +116,16 @@ OACL_API aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, 
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%p is not device memory allocated by this process", devPtr);
     if (r.origin != OACL_MEM_ORIGIN_ALLOC)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%p is %s; only memory from aclrtMalloc can be exported",
-                         devPtr, r.origin == OACL_MEM_ORIGIN_IPC_IMPORT ? "imported IPC memory" : "a virtual-memory address");
+                         devPtr,
+                         r.origin == OACL_MEM_ORIGIN_IPC_IMPORT ? "imported IPC memory"
+                         : r.origin == OACL_MEM_ORIGIN_VMM_MAP  ? "a virtual-memory address"
+                                                                : "a device variable");
+    /* A pool hands its blocks out again after a free: an importer must
+       never see the exporter's later allocations. */
+    if (r.pool_block)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
+                         "%p is memory of a memory pool, which cannot be exported; export memory from aclrtMalloc",
+                         devPtr);
     if (r.base != (uintptr_t)devPtr)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
                          "%p points inside the allocation at %p; pass the address the allocation returned", devPtr,
@@ -214,7 +223,7 @@ OACL_API aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPi
     for (size_t i = 0; i < num; i++)
         if (!serverPids[i].pid)
             return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "serverPids[%zu].pid is NULL", i);
-    if (oacl_soc_family() != OACL_FAM_A3)
+    if (oacl_ipc_family() != OACL_FAM_A3)
         return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn,
                          "%s is not supported on %s: cross-server whitelists need an Atlas A3 SuperPOD; this "
                          "simulated %s is a single host",
@@ -442,7 +451,7 @@ OACL_API aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, 
     aclError rc = oacl_ctx_require(fn);
     if (rc)
         return rc;
-    if (oacl_soc_family() != OACL_FAM_A3)
+    if (oacl_ipc_family() != OACL_FAM_A3)
         return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn, "%s is not supported on %s", fn, oacl_soc_name());
     if (attr >= ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH)
         return oacl_fail(ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED, fn,

@@ -180,7 +180,7 @@ OACL_API aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtSe
         else if (serverPids[i].num != 1)
             rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "serverPids[%zu].num is %zu; each entry carries one pid",
                            i, serverPids[i].num);
-        else if (oacl_soc_family() != OACL_FAM_A3)
+        else if (oacl_ipc_family() != OACL_FAM_A3)
             rc = oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn,
                            "%s is not supported on %s: cross-server whitelists need an Atlas A3 SuperPOD; this "
                            "simulated %s is a single host",

@@ -95,7 +95,7 @@ aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kerne
                 .timeout_ns = c->timeout_ns,
                 .patches = c->patches,
                 .num_patches = c->num_patches,
-                .max_cores = oacl_device_core_limit(ctx->dev), /* aclrtSetDeviceResLimit */
+                .max_cores = oacl_launch_core_limit(ctx->dev), /* thread, device and group limits */
             };
             char err[OACL_BACKEND_ERRLEN] = "";
             int brc = oacl_backend()->queue_launch(s->queue, &l, err);
@@ -206,9 +206,10 @@ static aclError launch_device_blob(aclrtFuncHandle funcHandle, uint32_t numBlock
     struct oacl_mem_record r;
     uintptr_t p = (uintptr_t)argsData;
     if (!oacl_registry_lookup(OACL_SPACE_ALLOC, p, &r) ||
-        (r.kind != OACL_MEM_DEVICE_ALIAS && r.kind != OACL_MEM_DEVICE))
+        (r.kind != OACL_MEM_DEVICE_ALIAS && r.kind != OACL_MEM_DEVICE && r.kind != OACL_MEM_MANAGED))
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
-                         "argsData %p is not device memory (aclrtMalloc, or the device address of mapped host memory)",
+                         "argsData %p is not device memory (aclrtMalloc, managed memory, or the device address of "
+                         "mapped host memory)",
                          argsData);
     if (argsSize > r.base + r.size - p)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "argsData + argsSize runs past the end of its device range");

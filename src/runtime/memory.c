@@ -2,7 +2,10 @@
  * Memory: pinned host memory (aclrtMallocHost / aclrtFreeHost), device
  * memory (aclrtMalloc / aclrtFree / aclrtGetMemInfo) and copies
  * (aclrtMemcpy). Every allocation is recorded in the address registry,
- * which is what later calls check pointers against.
+ * which is what later calls check pointers against. The allocation paths
+ * are shared with the configured allocators (memory_config.c); aclrtFree
+ * also releases managed memory (managed_memory.c), which copies and fills
+ * accept on either side.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/addr_registry.h"
+#include "runtime/copy_check.h"
 #include "runtime/runtime.h"
 
 static size_t page_round(size_t n)
@@ -18,24 +22,24 @@ static size_t page_round(size_t n)
     return (n + ps - 1) & ~(ps - 1);
 }
 
-OACL_API aclError aclrtMallocHost(void **hostPtr, size_t size)
+aclError oacl_host_malloc(void **hostPtr, size_t size, bool va_identity, uint16_t module_id, const char *fn)
 {
     if (!hostPtr)
-        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "hostPtr is NULL");
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "hostPtr is NULL");
     if (size == 0)
-        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "size is 0");
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "size is 0");
     struct oacl_context *ctx = NULL;
-    aclError rc = oacl_ctx_current(&ctx, __func__);
+    aclError rc = oacl_ctx_current(&ctx, fn);
     if (rc)
         return rc;
     if (page_round(size) < size) {
         oacl_obj_put(&ctx->obj);
-        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, __func__, "size %zu is too large", size);
+        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "size %zu is too large", size);
     }
     struct oacl_mem_record *r = calloc(1, sizeof(*r));
     if (!r) {
         oacl_obj_put(&ctx->obj);
-        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, __func__, "out of memory");
+        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "out of memory");
     }
     char err[OACL_BACKEND_ERRLEN] = "";
     void *p = NULL;
@@ -44,7 +48,7 @@ OACL_API aclError aclrtMallocHost(void **hostPtr, size_t size)
     if (rc) {
         free(r);
         oacl_obj_put(&ctx->obj);
-        return oacl_fail(rc, __func__, "%s", err);
+        return oacl_fail(rc, fn, "%s", err);
     }
     r->base = (uintptr_t)p;
     r->size = page_round(size);
@@ -52,6 +56,8 @@ OACL_API aclError aclrtMallocHost(void **hostPtr, size_t size)
     r->kind = OACL_MEM_HOST_PINNED;
     r->device = ctx->dev->id;
     r->locked = locked;
+    r->flags = va_identity ? OACL_REC_VA_IDENTITY : 0;
+    r->module_id = module_id;
     oacl_registry_wrlock();
     int ins = oacl_registry_insert_locked(OACL_SPACE_ALLOC, r);
     oacl_registry_unlock();
@@ -61,40 +67,50 @@ OACL_API aclError aclrtMallocHost(void **hostPtr, size_t size)
            the registry's own allocation failing. */
         oacl_backend()->host_free(p, size);
         free(r);
-        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, __func__, "cannot record the allocation (%d)", ins);
+        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "cannot record the allocation (%d)", ins);
     }
     *hostPtr = p;
     return ACL_SUCCESS;
 }
 
-OACL_API aclError aclrtFreeHost(void *hostPtr)
+OACL_API aclError aclrtMallocHost(void **hostPtr, size_t size)
+{
+    return oacl_host_malloc(hostPtr, size, false, OACL_MODULE_APP, __func__);
+}
+
+OACL_API aclError aclrtFreeHost(void *hostPtr) { return oacl_host_free(hostPtr, __func__); }
+
+aclError oacl_host_free(void *hostPtr, const char *fn)
 {
     if (!hostPtr)
-        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "hostPtr is NULL");
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "hostPtr is NULL");
     uintptr_t p = (uintptr_t)hostPtr;
     oacl_registry_wrlock();
     struct oacl_mem_record *r = oacl_registry_find_locked(OACL_SPACE_ALLOC, p);
     aclError rc = ACL_SUCCESS;
     if (!r)
-        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "%p was not allocated by aclrtMallocHost (or is freed)",
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%p was not allocated by aclrtMallocHost (or is freed)",
                        hostPtr);
     else if (r->kind == OACL_MEM_DEVICE)
-        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
                        "%p is device memory, not memory from aclrtMallocHost; free it with aclrtFree", hostPtr);
+    else if (r->kind == OACL_MEM_MANAGED)
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
+                       "%p is managed memory, not memory from aclrtMallocHost; free it with aclrtFree", hostPtr);
     else if (r->kind != OACL_MEM_HOST_PINNED)
-        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
                        "%p is a device address of mapped host memory, not host memory", hostPtr);
     else if (r->origin != OACL_MEM_ORIGIN_ALLOC)
-        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
                        "%p is a virtual-memory mapping, not memory from aclrtMallocHost; use aclrtUnmapMem", hostPtr);
     else if (r->base != p)
-        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
                        "%p points inside the allocation at %p; pass the address aclrtMallocHost returned", hostPtr,
                        (void *)r->base);
     else {
         struct oacl_mem_record *reg = oacl_registry_overlap_locked(OACL_SPACE_HOSTREG, r->base, r->size);
         if (reg)
-            rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+            rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
                            "%p is still registered (range at %p); call aclrtHostUnregister first", hostPtr,
                            (void *)reg->base);
         else {
@@ -125,7 +141,8 @@ static bool alloc_len(size_t size, aclrtMemMallocPolicy policy, bool pad, size_t
     return true;
 }
 
-static aclError device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy, bool pad, const char *fn)
+aclError oacl_device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy, bool pad, uint16_t module_id,
+                            const char *fn)
 {
     if (!devPtr)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "devPtr is NULL");
@@ -163,6 +180,7 @@ static aclError device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy p
         r->kind = OACL_MEM_DEVICE;
         r->device = dev->id;
         r->flags = (uint32_t)policy;
+        r->module_id = module_id;
         oacl_registry_wrlock();
         if (oacl_registry_insert_locked(OACL_SPACE_ALLOC, r) != 0) {
             snprintf(err, sizeof(err), "cannot record the allocation");
@@ -181,40 +199,48 @@ static aclError device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy p
         pthread_mutex_unlock(&dev->mem_lock);
         return oacl_fail(rc, fn, "%s", err);
     }
+    oacl_mem_usage_add(dev->id, module_id, len);
     *devPtr = p;
     return ACL_SUCCESS;
 }
 
 OACL_API aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
-    return device_malloc(devPtr, size, policy, true, __func__);
+    return oacl_device_malloc(devPtr, size, policy, true, OACL_MODULE_APP, __func__);
 }
 
 OACL_API aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
-    return device_malloc(devPtr, size, policy, false, __func__);
+    return oacl_device_malloc(devPtr, size, policy, false, OACL_MODULE_APP, __func__);
 }
 
-OACL_API aclError aclrtFree(void *devPtr)
+OACL_API aclError aclrtFree(void *devPtr) { return oacl_device_free(devPtr, __func__); }
+
+aclError oacl_device_free(void *devPtr, const char *fn)
 {
     if (!devPtr)
-        return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "devPtr is NULL");
+        return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "devPtr is NULL");
     uintptr_t p = (uintptr_t)devPtr;
     oacl_registry_wrlock();
     struct oacl_mem_record *r = oacl_registry_find_locked(OACL_SPACE_ALLOC, p);
     aclError rc = ACL_SUCCESS;
+    if (r && r->kind == OACL_MEM_MANAGED) {
+        /* managed_memory.c owns its records (and looks again). */
+        oacl_registry_unlock();
+        return oacl_managed_free(devPtr, fn);
+    }
     if (!r)
-        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "%p was not allocated by aclrtMalloc (or is freed)",
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%p was not allocated by aclrtMalloc (or is freed)",
                        devPtr);
     else if (r->kind == OACL_MEM_HOST_PINNED)
-        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "%p is pinned host memory; free it with aclrtFreeHost",
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%p is pinned host memory; free it with aclrtFreeHost",
                        devPtr);
     else if (r->kind != OACL_MEM_DEVICE)
-        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
                        "%p is the device address of mapped host memory; unregister the host memory instead",
                        devPtr);
     else if (r->origin == OACL_MEM_ORIGIN_SYMBOL || r->origin == OACL_MEM_ORIGIN_MODULE)
-        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
                        "%p is a device variable (of a kernel binary or linked into the program), not memory from "
                        "aclrtMalloc",
                        devPtr);
@@ -222,11 +248,14 @@ OACL_API aclError aclrtFree(void *devPtr)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "%p is memory the runtime owns, not memory from aclrtMalloc",
                        devPtr);
     else if (r->origin != OACL_MEM_ORIGIN_ALLOC)
-        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "%p is %s, not memory from aclrtMalloc; release it with %s",
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%p is %s, not memory from aclrtMalloc; release it with %s",
                        devPtr, r->origin == OACL_MEM_ORIGIN_IPC_IMPORT ? "imported IPC memory" : "a virtual-memory mapping",
                        r->origin == OACL_MEM_ORIGIN_IPC_IMPORT ? "aclrtIpcMemClose" : "aclrtUnmapMem");
+    else if (r->pool_block) /* its pool owns the record and the memory */
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
+                       "%p is memory of a memory pool; return it with aclrtMemPoolFreeAsync", devPtr);
     else if (r->base != p)
-        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
                        "%p points inside the allocation at %p; pass the address aclrtMalloc returned", devPtr,
                        (void *)r->base);
     else
@@ -241,6 +270,7 @@ OACL_API aclError aclrtFree(void *devPtr)
     pthread_mutex_lock(&dev->mem_lock);
     dev->mem_used -= r->size;
     pthread_mutex_unlock(&dev->mem_lock);
+    oacl_mem_usage_sub(r->device, r->module_id, r->size);
     free(r);
     return ACL_SUCCESS;
 }
@@ -269,20 +299,18 @@ OACL_API aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free_bytes, size_t 
 
 /* ---- copies --------------------------------------------------------------- */
 
-enum mem_class { MEM_HOST, MEM_DEVICE };
-
 /* Classifies [p, p+count) for a copy; runtime memory must contain it.
  * *pinned tells whether host memory is page-locked by the runtime
  * (aclrtMallocHost, or registered with ACL_HOST_REG_PINNED). */
-static aclError classify(const void *p, size_t count, const char *name, enum mem_class *out, bool *pinned,
-                         int32_t *device, const char *fn)
+aclError oacl_copy_classify(const void *p, size_t count, const char *name, enum oacl_mem_class *out, bool *pinned,
+                            int32_t *device, const char *fn)
 {
     struct oacl_mem_record r;
     uintptr_t a = (uintptr_t)p;
     *pinned = false;
     *device = -1;
     if (!oacl_registry_lookup(OACL_SPACE_ALLOC, a, &r)) {
-        *out = MEM_HOST; /* pageable host memory: nothing to check */
+        *out = OACL_CLASS_HOST; /* pageable host memory: nothing to check */
         struct oacl_mem_record reg;
         *pinned = oacl_registry_lookup(OACL_SPACE_HOSTREG, a, &reg) && (reg.flags & ACL_HOST_REG_PINNED) &&
                   count <= reg.base + reg.size - a;
@@ -293,20 +321,27 @@ static aclError classify(const void *p, size_t count, const char *name, enum mem
                          "%s %p is the device address of mapped host memory; copy through its host address", name, p);
     if (count > r.base + r.size - a)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%s: %zu bytes at %p run past the end of its %s allocation",
-                         name, count, p, r.kind == OACL_MEM_DEVICE ? "device" : "host");
+                         name, count, p,
+                         r.kind == OACL_MEM_DEVICE ? "device" : r.kind == OACL_MEM_MANAGED ? "managed" : "host");
     /* Device variables: constants and code of a kernel binary are read-only
-       (every side but a copy's source is written). */
-    if (r.readonly && strcmp(name, "src") != 0)
+       (every side but a copy's source is written; sources are named "src",
+       "srcs[i]", ...). */
+    if (r.readonly && strncmp(name, "src", 3) != 0)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
                          "%s %p is read-only device memory (a constant or the code of a kernel binary)", name, p);
-    *out = r.kind == OACL_MEM_DEVICE ? MEM_DEVICE : MEM_HOST;
-    *pinned = r.kind == OACL_MEM_HOST_PINNED;
+    if (r.kind == OACL_MEM_MANAGED) {
+        *out = OACL_CLASS_MANAGED;
+        *pinned = true; /* stays valid until aclrtFree, which waits for queued work */
+        return ACL_SUCCESS;
+    }
+    *out = r.kind == OACL_MEM_DEVICE ? OACL_CLASS_DEVICE : OACL_CLASS_HOST;
+    *pinned = r.kind == OACL_MEM_HOST_PINNED || r.kind == OACL_MEM_MBUF; /* runtime memory, page-locked */
     if (r.kind == OACL_MEM_DEVICE)
         *device = r.device;
     return ACL_SUCCESS;
 }
 
-static const char *kind_name(aclrtMemcpyKind k)
+const char *oacl_memcpy_kind_name(aclrtMemcpyKind k)
 {
     switch (k) {
     case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
@@ -318,16 +353,9 @@ static const char *kind_name(aclrtMemcpyKind k)
     }
 }
 
-/* What check_copy found out about a copy's two sides. */
-struct copy_sides {
-    bool pageable;     /* a host side is neither runtime-pinned nor pinned-registered */
-    int32_t dst_dev;   /* device of device memory, -1 for host memory */
-    int32_t src_dev;
-};
-
 /* The argument checks aclrtMemcpy and aclrtMemcpyAsync share (count > 0). */
-static aclError check_copy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
-                           bool async, struct copy_sides *sides, const char *fn)
+aclError oacl_copy_check(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind, bool async,
+                         struct oacl_copy_sides *sides, const char *fn)
 {
     if (!dst || !src)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "%s is NULL", dst ? "src" : "dst");
@@ -339,26 +367,28 @@ static aclError check_copy(void *dst, size_t destMax, const void *src, size_t co
     if (async && kind == ACL_MEMCPY_HOST_TO_HOST)
         return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn,
                          "asynchronous ACL_MEMCPY_HOST_TO_HOST copies are not supported (use ACL_MEMCPY_DEFAULT)");
-    enum mem_class dc = MEM_HOST, sc = MEM_HOST;
+    enum oacl_mem_class dc = OACL_CLASS_HOST, sc = OACL_CLASS_HOST;
     bool dpin = false, spin = false;
-    aclError rc = classify(dst, count, "dst", &dc, &dpin, &sides->dst_dev, fn);
+    aclError rc = oacl_copy_classify(dst, count, "dst", &dc, &dpin, &sides->dst_dev, fn);
     if (rc == ACL_SUCCESS)
-        rc = classify(src, count, "src", &sc, &spin, &sides->src_dev, fn);
+        rc = oacl_copy_classify(src, count, "src", &sc, &spin, &sides->src_dev, fn);
     if (rc == ACL_SUCCESS && kind != ACL_MEMCPY_DEFAULT) {
         bool want_src_dev = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
         bool want_dst_dev = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
                             kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
-        if ((sc == MEM_DEVICE) != want_src_dev || (dc == MEM_DEVICE) != want_dst_dev)
+        if ((sc != OACL_CLASS_MANAGED && (sc == OACL_CLASS_DEVICE) != want_src_dev) ||
+            (dc != OACL_CLASS_MANAGED && (dc == OACL_CLASS_DEVICE) != want_dst_dev))
             rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%s, but src is %s memory and dst is %s memory",
-                           kind_name(kind), sc == MEM_DEVICE ? "device" : "host", dc == MEM_DEVICE ? "device" : "host");
+                           oacl_memcpy_kind_name(kind), sc == OACL_CLASS_DEVICE ? "device" : "host",
+                           dc == OACL_CLASS_DEVICE ? "device" : "host");
     }
-    sides->pageable = (sc == MEM_HOST && !spin) || (dc == MEM_HOST && !dpin);
+    sides->pageable = (sc == OACL_CLASS_HOST && !spin) || (dc == OACL_CLASS_HOST && !dpin);
     return rc;
 }
 
 /* Device memory of a device other than the current one is reachable only
  * once the current device has enabled peer access to it. */
-static aclError check_reach(const struct oacl_context *ctx, const struct copy_sides *c, const char *fn)
+aclError oacl_copy_check_reach(const struct oacl_context *ctx, const struct oacl_copy_sides *c, const char *fn)
 {
     int32_t here = ctx->dev->id;
     const int32_t devs[2] = {c->dst_dev, c->src_dev};
@@ -375,15 +405,15 @@ OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t
 {
     if (count == 0)
         return ACL_SUCCESS;
-    struct copy_sides sides;
-    aclError rc = check_copy(dst, destMax, src, count, kind, false, &sides, __func__);
+    struct oacl_copy_sides sides;
+    aclError rc = oacl_copy_check(dst, destMax, src, count, kind, false, &sides, __func__);
     if (rc)
         return rc;
     struct oacl_context *ctx = NULL;
     rc = oacl_ctx_current(&ctx, __func__);
     if (rc)
         return rc;
-    rc = check_reach(ctx, &sides, __func__);
+    rc = oacl_copy_check_reach(ctx, &sides, __func__);
     if (rc == ACL_SUCCESS && dst != src) {
         /* A synchronous copy sees the effects of the work queued earlier on
            the device's default stream (without consuming its errors). */
@@ -394,23 +424,23 @@ OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t
     return rc;
 }
 
-OACL_API aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
-                                   aclrtStream stream)
+aclError oacl_memcpy_async(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                           aclrtStream stream, const char *fn)
 {
     if (count == 0)
         return ACL_SUCCESS;
-    struct copy_sides sides;
-    aclError rc = check_copy(dst, destMax, src, count, kind, true, &sides, __func__);
+    struct oacl_copy_sides sides;
+    aclError rc = oacl_copy_check(dst, destMax, src, count, kind, true, &sides, fn);
     if (rc)
         return rc;
     struct oacl_context *ctx = NULL;
-    rc = oacl_ctx_current(&ctx, __func__);
+    rc = oacl_ctx_current(&ctx, fn);
     if (rc)
         return rc;
-    rc = check_reach(ctx, &sides, __func__);
+    rc = oacl_copy_check_reach(ctx, &sides, fn);
     struct oacl_stream *s = NULL;
     if (rc == ACL_SUCCESS)
-        rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, __func__);
+        rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, fn);
     oacl_obj_put(&ctx->obj);
     if (rc)
         return rc;
@@ -424,10 +454,16 @@ OACL_API aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, s
         char err[OACL_BACKEND_ERRLEN] = "";
         int brc = oacl_backend()->queue_copy(s->queue, dst, src, count, err);
         if (brc)
-            rc = oacl_fail(brc, __func__, "%s", err);
+            rc = oacl_fail(brc, fn, "%s", err);
     }
     oacl_obj_put(&s->obj);
     return rc;
+}
+
+OACL_API aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                                   aclrtStream stream)
+{
+    return oacl_memcpy_async(dst, destMax, src, count, kind, stream, __func__);
 }
 
 /* Checks a fill of [devPtr, devPtr+count): runtime memory must contain it;
@@ -438,10 +474,10 @@ static aclError check_fill(void *devPtr, size_t maxCount, size_t count, const ch
         return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "devPtr is NULL");
     if (count > maxCount)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "count %zu exceeds maxCount %zu", count, maxCount);
-    enum mem_class c;
+    enum oacl_mem_class c;
     bool pinned;
     int32_t device;
-    return classify(devPtr, count, "devPtr", &c, &pinned, &device, fn);
+    return oacl_copy_classify(devPtr, count, "devPtr", &c, &pinned, &device, fn);
 }
 
 OACL_API aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
@@ -486,7 +522,7 @@ OACL_API aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
 
 static uint32_t policy_page_size(uint32_t policy, size_t size)
 {
-    switch (policy) {
+    switch (policy & 0xFFu) { /* the low byte is the page policy; higher bits are modifiers */
     case ACL_MEM_MALLOC_NORMAL_ONLY:
     case ACL_MEM_MALLOC_NORMAL_ONLY_P2P:
         return 4096;
@@ -520,6 +556,10 @@ OACL_API aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes 
             a.location.id = here >= 0 ? (uint32_t)here : 0;
         }
         a.pageSize = policy_page_size(r->flags, r->user_size);
+    } else if (r && r->kind == OACL_MEM_MANAGED) {
+        a.location.type = ACL_MEM_LOCATION_TYPE_MANAGED;
+        a.location.id = (uint32_t)r->device; /* the device current at allocation */
+        a.pageSize = 2u << 20;
     } else if (r && r->kind == OACL_MEM_DEVICE_ALIAS) {
         /* The device side of mapped host memory: device addresses. */
         a.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;

@@ -44,8 +44,17 @@ struct oacl_config {
     int32_t default_device;                 /* from aclInit config, -1 = none */
 };
 
-/* Reads, checks and applies aclInit's configuration file (init_config.c). */
-aclError oacl_config_file_load(const char *path);
+/* aclInit's configuration file (init_config.c). read: the whole raw text
+ * (NUL-terminated; free it), ACL_ERROR_INVALID_FILE when it cannot be
+ * opened or read; a regular file over 10 MiB sets *too_large instead
+ * (no text). parse: the JSON checks (100006) and the values of the keys
+ * with an effect (invalid value: 100000); nothing is applied. */
+struct oacl_init_settings {
+    bool global_msgs;       /* err_msg_mode "1" */
+    int32_t default_device; /* defaultDevice.default_device, -1 = none */
+};
+aclError oacl_config_file_read(const char *path, char **text, size_t *len, bool *too_large);
+aclError oacl_config_parse(const char *text, size_t len, const char *path, struct oacl_init_settings *out);
 
 /* Process-wide configuration; read once from the environment on first use. */
 const struct oacl_config *oacl_config(void);
@@ -73,6 +82,7 @@ struct oacl_device {
     uint32_t res_limit[2];              /* cube / vector cores a launch may use, 0 = no limit */
     uint64_t peer_mask;                 /* bit p: access to device p's memory enabled */
     int32_t fault_code;                 /* newest kernel failure synchronised, 0 = none */
+    int32_t group_sel;                  /* groups.c: aclrtSetGroup id + 1, 0 = none (atomic) */
 };
 
 /* Streams per device, default streams included (CANN: 512..2048). */
@@ -155,6 +165,11 @@ struct oacl_stream {
     struct subscriber *report_sub;
     struct subscriber *hostfunc_sub;
     struct oacl_host_thread *host_thread;
+    void *handle;                       /* its handle value (obj.handle is cleared on retire) */
+    /* stream_limits.c: aclrtSetStreamResLimit per aclrtDevResLimitType,
+       valid where bit `type` of res_set is set (atomic). */
+    uint32_t res_limit[2];
+    uint32_t res_set;
     /* Stream attributes (stream_attr.c), atomic: ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK,
        _USER_CUSTOM_TAG and _CACHE_OP_INFO (the priority is `priority` above). */
     uint32_t overflow_switch;
@@ -200,6 +215,12 @@ bool oacl_stream_release_async(struct oacl_stream *s);
 void oacl_stream_reap(struct oacl_context *ctx, bool wait);
 /* Waits for the stream and turns a task failure into the return code. */
 aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char *fn);
+
+/* ---- memory pools (mem_pool.c) --------------------------------------------------- */
+
+/* Applies the release threshold of dev's memory pools; called after every
+ * stream, event or device synchronisation (cheap when no pool exists). */
+void oacl_mem_pool_on_sync(struct oacl_device *dev);
 
 /* ---- kernels (kernel_binary.c, kernel_args.c) ----------------------------------- */
 
@@ -323,6 +344,105 @@ void oacl_symbols_drop_owner(const void *owner);
 /* Device of the calling thread's current context, -1 if it has none (no
  * implicit device, no error recorded). */
 int32_t oacl_ctx_device_quiet(void);
+/* ---- memory extras (memory_config.c, memory_query.c, managed_memory.c,
+ *      allocator.c, soc_family.c; shared helpers of memory.c) ------------- */
+
+/* Profile families of the availability tables (spec memory-extras §1.1). */
+enum oacl_soc_family {
+    OACL_SOC_FAMILY_NONE = 0, /* OACL_SOC names no profile */
+    OACL_SOC_FAMILY_A2,       /* Ascend910B* (2201) */
+    OACL_SOC_FAMILY_A3,       /* Ascend910_93* (2201) */
+    OACL_SOC_FAMILY_950,      /* Ascend950*, and the other 3510 profiles */
+    OACL_SOC_FAMILY_310P,     /* Ascend310P* (2002) */
+    OACL_SOC_FAMILY_310B,     /* Ascend310B* (3002) */
+    OACL_SOC_FAMILY_910,      /* Ascend910, 910A, 910Pro*, 910PremiumA (1001) */
+};
+#define OACL_SOC_MASK(f) (1u << (f))
+enum oacl_soc_family oacl_soc_family(void);
+/* ACL_SUCCESS when the current profile is in `families` (OACL_SOC_MASK
+ * bits); else 207000 with "<fn> is not supported on <SoC>" (or the
+ * OACL_SOC error when no profile is configured). */
+aclError oacl_soc_require(uint32_t families, const char *fn);
+
+/* True when addr lies in an address range reserved with the virtual-memory
+ * functions (vmm.c; takes the VMM lock, so never call it holding the
+ * registry lock). */
+bool oacl_vmm_reserved(uintptr_t addr);
+
+/* Module ids of allocations (CANN's log module ids). */
+#define OACL_MODULE_RUNTIME 7u
+#define OACL_MODULE_APP 33u
+
+/* Device memory (memory.c): the aclrtMalloc path with the padding choice
+ * (round to 32, plus 32 bytes when pad) and the owner's module id. */
+aclError oacl_device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy, bool pad, uint16_t module_id,
+                            const char *fn);
+/* aclrtFree (device and managed memory) and aclrtFreeHost, naming fn. */
+aclError oacl_device_free(void *devPtr, const char *fn);
+aclError oacl_host_free(void *hostPtr, const char *fn);
+/* Pinned host memory; va_identity: mapped later, its device address is the
+ * host address itself. */
+aclError oacl_host_malloc(void **hostPtr, size_t size, bool va_identity, uint16_t module_id, const char *fn);
+
+/* Device memory usage per component (memory_query.c): bytes held now and
+ * the peak, per device; module RUNTIME counts as "RUNTIME", others "APP". */
+void oacl_mem_usage_add(int32_t device, uint16_t module_id, uint64_t bytes);
+void oacl_mem_usage_sub(int32_t device, uint16_t module_id, uint64_t bytes);
+
+/* Waits for every stream of the current context (device_query.c);
+ * timeout_ns < 0: no limit. The first task failure is the result. */
+aclError oacl_device_sync(int64_t timeout_ns, const char *fn);
+
+/* Frees managed memory at ptr (managed_memory.c), for aclrtFree. */
+aclError oacl_managed_free(void *ptr, const char *fn);
+
+/* Drops the allocator registration of a stream being destroyed (allocator.c). */
+void oacl_allocator_forget_stream(const void *stream_handle);
+/* ---- miscellaneous functions (spec acl-rt-misc.md) ------------------------------- */
+
+/* Init/finalize callbacks (init_callbacks.c): run the callbacks of one
+ * aclRegisterCallbackType from a snapshot; the first non-zero result is
+ * returned (with a message naming aclInit / fn). */
+aclError oacl_notify_init_callbacks(int type, const char *text, size_t len);
+aclError oacl_notify_finalize_callbacks(int type, const char *fn);
+/* True on a thread running aclInit/aclFinalize callbacks (nested calls
+ * would deadlock on the init lock). */
+bool oacl_in_lifecycle_callback(void);
+/* init.c: true while the process is initialized; then *text / *len are the
+ * configuration text of the successful aclInit (NUL-terminated, "" without
+ * a file; immutable). */
+bool oacl_init_config_text(const char **text, size_t *len);
+
+/* Core limits (device_query.c): cores of an aclrtDevResLimitType the
+ * profile has (false: unknown type), and dev's limit in force for it (the
+ * aclrtSetDeviceResLimit one, else every core). */
+bool oacl_res_cores(int type, uint32_t *n);
+uint32_t oacl_device_res_effective(const struct oacl_device *dev, int type);
+
+/* Stream resource limits (stream_limits.c). The limit in force for the
+ * calling thread on dev: its bound stream's (aclrtUseStreamResInCurrentThread)
+ * if set for type, else oacl_device_res_effective. */
+uint32_t oacl_thread_res_limit(const struct oacl_device *dev, int type);
+/* The executor's max_cores (0: no limit) for a launch the calling thread
+ * enqueues on dev: the thread's vector-core limit (0 counts as 1) bounded
+ * by the device's compute group. */
+uint32_t oacl_launch_core_limit(const struct oacl_device *dev);
+
+/* Compute groups (groups.c). AI Cores of dev's group in use (0: none);
+ * the stream-creation rule (107013 when several groups exist, none is the
+ * default and none was selected; a default stream is created anyway, with
+ * a warning); forgetting the selection at the final reset. */
+uint32_t oacl_group_core_limit(const struct oacl_device *dev);
+aclError oacl_group_stream_check(const struct oacl_device *dev, bool is_default, const char *fn);
+void oacl_group_device_reset(struct oacl_device *dev);
+
+/* System parameters (sysparam.c); opt is an aclSysParamOpt value. set
+ * ignores invalid pairs (aclrtCtxSetSysParamOpt also writes here). */
+bool oacl_sysparam_valid(int opt, int64_t value);
+int64_t oacl_sysparam_get(int opt);
+void oacl_sysparam_set(int opt, int64_t value);
+/* ACL_OPT_ENABLE_DEBUG_KERNEL is 1: kernels' global-memory accesses may be checked. */
+bool oacl_sysparam_debug_kernel(void);
 
 /* ---- device-kernel chapter (acl-rt-device-kernel-extras.md) ---------------- */
 
@@ -338,10 +458,6 @@ bool oacl_logical_visible(int32_t logical);
 
 /* Frees the device's aclrtGetHardwareSyncAddr area (final reset; hw_sync.c). */
 void oacl_hw_sync_release(struct oacl_device *dev);
-
-/* Process-level system option store (misc chapter's sysparam.c; a weak
- * stand-in in ctx_sysparam.c until it is there). */
-void oacl_sysparam_set(int opt, int64_t value);
 
 /* The error that stopped the calling thread's current context (STOP
  * mode), 0 if none or no context; records nothing (context.c). */

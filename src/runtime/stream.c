@@ -24,6 +24,9 @@ aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t 
                             struct oacl_stream **out, void **handle_out, const char *fn)
 {
     struct oacl_device *dev = ctx->dev;
+    aclError grc = oacl_group_stream_check(dev, is_default, fn); /* 107013: several groups, none chosen */
+    if (grc)
+        return grc;
     if (!is_default)
         oacl_stream_reap(ctx, false); /* finished force-destroyed streams count no more */
     if (__atomic_add_fetch(&dev->streams, 1, __ATOMIC_RELAXED) > OACL_MAX_STREAMS_PER_DEVICE) {
@@ -63,6 +66,7 @@ aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t 
         __atomic_sub_fetch(&dev->streams, 1, __ATOMIC_RELAXED);
         return oacl_fail(ACL_ERROR_RT_NO_STREAM_RESOURCE, fn, "handle table exhausted");
     }
+    s->handle = handle;
     if (!is_default) {
         pthread_mutex_lock(&ctx->lock);
         bool dead = __atomic_load_n(&ctx->dead, __ATOMIC_ACQUIRE);
@@ -155,6 +159,7 @@ bool oacl_stream_teardown(struct oacl_stream *s)
        launches on the handle fail from here on. */
     if (!oacl_obj_retire(&s->obj))
         return false;
+    oacl_allocator_forget_stream(s->handle);
     if (!s->is_default) {
         struct oacl_context *ctx = s->ctx;
         pthread_mutex_lock(&ctx->lock);
@@ -172,6 +177,7 @@ bool oacl_stream_release_async(struct oacl_stream *s)
 {
     if (!oacl_obj_retire(&s->obj))
         return false;
+    oacl_allocator_forget_stream(s->handle);
     /* As on a device, the tasks already submitted run on: the draining
        list keeps the stream (queue, host thread) until they are done, and
        frees of memory they use, resets, finalize and exit wait for them. */
@@ -215,6 +221,7 @@ aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char 
 {
     char err[OACL_BACKEND_ERRLEN] = "";
     int rc = oacl_backend()->queue_sync(s->queue, timeout_ns, err);
+    oacl_mem_pool_on_sync(s->ctx->dev); /* pools' release threshold */
     if (rc) {
         oacl_device_note_fault(s->ctx->dev, rc); /* for aclrtGetErrorVerbose */
         return oacl_fail(rc, fn, "%s", err);

@@ -48,6 +48,15 @@ static struct oacl_imap g_resv;      /* base -> struct resv (oacl_vmm_lock) */
 static struct oacl_imap g_maps;      /* va -> struct mapping (oacl_vmm_lock) */
 
 static size_t round_up(size_t n, size_t g) { return (n + g - 1) / g * g; }
+
+bool oacl_vmm_reserved(uintptr_t addr)
+{
+    struct oacl_imap_entry e;
+    pthread_mutex_lock(&oacl_vmm_lock);
+    bool in = oacl_imap_find(&g_resv, addr, &e);
+    pthread_mutex_unlock(&oacl_vmm_lock);
+    return in;
+}
 static size_t host_page(void) { return (size_t)sysconf(_SC_PAGESIZE); }
 
 /* ---- handles ------------------------------------------------------------------------- */
@@ -163,7 +172,7 @@ static aclError granularity(const aclrtPhysicalMemProp *prop, size_t *gran, cons
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "location.type %d is not HOST, DEVICE or HOST_NUMA", (int)t);
     }
     if (attr_1g(a)) {
-        enum oacl_soc_family f = oacl_soc_family();
+        enum oacl_ipc_family f = oacl_ipc_family();
         bool ok = t == ACL_MEM_LOCATION_TYPE_DEVICE &&
                   (a == ACL_MEM_P2P_HUGE1G ? f == OACL_FAM_A3 : (f == OACL_FAM_A2 || f == OACL_FAM_A3));
         if (!ok)
@@ -361,7 +370,7 @@ OACL_API aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle ha
 
 static bool is_950(void)
 {
-    enum oacl_soc_family f = oacl_soc_family();
+    enum oacl_ipc_family f = oacl_ipc_family();
     return f == OACL_FAM_950PR || f == OACL_FAM_950DT;
 }
 
@@ -929,7 +938,7 @@ OACL_API aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType 
     aclError rc = oacl_phys_get(handle, &p, fn);
     if (rc)
         return rc;
-    enum oacl_soc_family f = oacl_soc_family();
+    enum oacl_ipc_family f = oacl_ipc_family();
     bool ub = adviceLink >= ACL_RT_MEM_ACCESS_UB_ONE_PORT_PATH;
     if (f != OACL_FAM_A3 && f != OACL_FAM_950PR && f != OACL_FAM_950DT)
         rc = oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn, "%s is not supported on %s", fn, oacl_soc_name());

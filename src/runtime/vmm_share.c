@@ -92,7 +92,7 @@ static aclError check_type(aclrtMemSharedHandleType t, const char *fn)
 
 static aclError check_fabric(aclrtMemSharedHandleType t, const char *fn)
 {
-    if (t == ACL_MEM_SHARE_HANDLE_TYPE_FABRIC && oacl_soc_family() != OACL_FAM_A3)
+    if (t == ACL_MEM_SHARE_HANDLE_TYPE_FABRIC && oacl_ipc_family() != OACL_FAM_A3)
         return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn,
                          "ACL_MEM_SHARE_HANDLE_TYPE_FABRIC is not supported on %s: cross-host handles need an Atlas "
                          "A3 SuperPOD; this simulated device is a single host",

@@ -30,6 +30,24 @@ aclError use(void *dst, const void *src)
 {
     return aclrtMemcpyAsyncWithCondition(dst, 8, src, 8, ACL_MEMCPY_DEVICE_TO_DEVICE, NULL);
 }
+#elif defined(USE_DATA_BUFFER_SIZE)
+uint32_t use(const aclDataBuffer *b);
+uint32_t use(const aclDataBuffer *b)
+{
+    return aclGetDataBufferSize(b);
+}
+#elif defined(USE_CANN_VERSION)
+aclError use(aclCANNPackageVersion *v);
+aclError use(aclCANNPackageVersion *v)
+{
+    return aclsysGetCANNVersion(ACL_PKG_NAME_CANN, v);
+}
+#elif defined(USE_STRONG_CONSISTENCY)
+int use(void);
+int use(void)
+{
+    return (int)ACL_OPT_STRONG_CONSISTENCY;
+}
 #elif defined(USE_QUERY_EVENT)
 aclError use(aclrtEvent e);
 aclError use(aclrtEvent e)

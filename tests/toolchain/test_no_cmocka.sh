@@ -10,11 +10,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/oacl-no-cmocka-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 out=$(cmake -S "$src" -B "$work" -DCMAKE_BUILD_TYPE=Release -DOACL_BUILD_BENCH=OFF \
   -DCMOCKA_INCLUDE_DIR="$work/none" 2>&1) || { echo "$out"; echo "configure failed without cmocka"; exit 1; }
-echo "$out" | grep -q "cmocka not found (Debian package libcmocka-dev): tests are not built" ||
+grep -q "cmocka not found (Debian package libcmocka-dev): tests are not built" <<<"$out" ||
   { echo "$out"; echo "no note about the missing cmocka"; exit 1; }
 [ ! -e "$work/tests" ] || { echo "the tests were configured without cmocka"; exit 1; }
 targets=$(cmake --build "$work" --target help)
 for t in acl_rt oacl-cc get_soc_version; do
-  echo "$targets" | grep -q "\.\.\. $t\$" || { echo "target $t missing without cmocka"; exit 1; }
+  grep -q "\.\.\. $t\$" <<<"$targets" || { echo "target $t missing without cmocka"; exit 1; }
 done
 echo "configured without cmocka: runtime and tools, no tests"

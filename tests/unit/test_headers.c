@@ -1893,7 +1893,7 @@ static void test_base_enums(void **state)
         IC(ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT, 2),
         IC(ACL_OPT_DETERMINISTIC, 0),
         IC(ACL_OPT_ENABLE_DEBUG_KERNEL, 1),
-        IC(ACL_OPT_STRONG_CONSISTENCY, 2),
+        /* ACL_OPT_STRONG_CONSISTENCY (deprecated): test_headers_misc.c */
         IC(ACL_OPT_ENABLE_KERNEL_EARLY_START, 3),
     };
     check_int_table(values, ARRAY_LEN(values));

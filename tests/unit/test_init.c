@@ -5,9 +5,12 @@
  * defaultDevice), and aclsysGetVersionStr / aclsysGetVersionNum /
  * aclrtGetVersion.
  *
- * Initialisation state is process-wide, so every test ends with the library
- * de-initialised (teardown). What only a fresh process shows (the very first
- * aclFinalize, a different version.info) runs in child processes.
+ * Initialisation state is process-wide, and the first successful aclInit
+ * fixes the configuration for the whole process (a later re-initialisation
+ * must bring the same content, acl-rt-misc.md correction C3): every test
+ * runs in a fresh process of its own (run_fresh), and checks that need
+ * yet another fresh process (a second configuration, the very first
+ * aclFinalize, a different version.info) start child processes.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -77,32 +80,72 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
     return remove(path);
 }
 
-/* Back to "never configured": not initialised, per-thread messages, no
- * default device, no device set, nothing pending in the error state. */
+/* Not initialised (finalized once: a process that never initialised
+ * accepts one aclFinalize), no device set, nothing pending in the error
+ * state. (An aclInit here would fix the process's configuration.) */
 static void reset_acl(void)
 {
     while (aclFinalizeReference(NULL) == ACL_SUCCESS) {
     }
-    (void)aclInit(NULL); /* also selects per-thread messages */
     (void)aclFinalize(); /* also drops a default device */
     oacl_test_reset_devices();
 }
 
-/* Is the library initialised? (probe that leaves the state as it was) */
+/* Is the library initialised? An init callback registered while it is runs
+ * at once; registering and unregistering one changes nothing else. */
+static int g_probe_calls;
+
+static aclError probe_cb(const char *text, size_t len, void *user)
+{
+    (void)text;
+    (void)len;
+    (void)user;
+    g_probe_calls++;
+    return 12345; /* ignored at registration time */
+}
+
 static int is_initialized(void)
 {
-    aclError rc = aclInit(NULL);
-    if (rc == ACL_SUCCESS) {
-        assert_int_equal(aclFinalize(), ACL_SUCCESS);
-        (void)aclGetRecentErrMsg();
-        return 0;
+    g_probe_calls = 0;
+    assert_int_equal(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, probe_cb, NULL), ACL_SUCCESS);
+    assert_int_equal(aclInitCallbackUnRegister(ACL_REG_TYPE_OTHER, probe_cb), ACL_SUCCESS);
+    return g_probe_calls;
+}
+
+/* aclInit of a file holding text in a fresh process (child mode
+ * init_file): its result must be want, with a message naming needle. */
+static void init_fresh_n(const char *name, const char *text, size_t len, aclError want, const char *needle)
+{
+    const char *path = write_file_n(name, text, len);
+    static char env_path[600], env_want[64], env_needle[400];
+    snprintf(env_path, sizeof(env_path), "OACL_TEST_PATH=%s", path);
+    snprintf(env_want, sizeof(env_want), "OACL_TEST_WANT=%d", want);
+    snprintf(env_needle, sizeof(env_needle), "OACL_TEST_NEEDLE=%s", needle ? needle : "");
+    const char *const env[] = {env_path, env_want, needle ? env_needle : "OACL_TEST_NEEDLE", NULL};
+    int st = oacl_run_child("init_file", env, NULL, 0);
+    if (st != 0)
+        fail_msg("aclInit of '%s' in a fresh process: child exited with %d (see above)", text, st);
+}
+
+static void init_fresh(const char *name, const char *text, aclError want, const char *needle)
+{
+    init_fresh_n(name, text, strlen(text), want, needle);
+}
+
+static void child_init_file(void)
+{
+    const char *path = getenv("OACL_TEST_PATH"), *want = getenv("OACL_TEST_WANT");
+    const char *needle = getenv("OACL_TEST_NEEDLE");
+    CHILD_CHECK(path && want);
+    aclError rc = aclInit(path);
+    const char *msg = aclGetRecentErrMsg();
+    if (rc != atoi(want) || (rc && (!msg || (needle && !strstr(msg, needle))))) {
+        fprintf(stderr, "aclInit('%s') returned %d (%s), expected %s naming \"%s\"\n", path, rc,
+                msg ? msg : "no message", want, needle ? needle : "");
+        exit(1);
     }
-    assert_int_equal(rc, ACL_ERROR_REPEAT_INITIALIZE);
-    uint64_t left = 0;
-    assert_int_equal(aclFinalizeReference(&left), ACL_SUCCESS);
-    assert_true(left >= 1);
-    (void)aclGetRecentErrMsg();
-    return 1;
+    if (rc == ACL_SUCCESS)
+        CHILD_OK(aclFinalize());
 }
 
 /* A failure on another thread (its message is left unread there). */
@@ -173,9 +216,19 @@ static void test_init_empty_file(void **state)
 {
     (void)state;
     ACL_OK(aclInit(write_file("empty.json", "")));
+    assert_true(is_initialized());
     ACL_OK(aclFinalize());
-    ACL_OK(aclInit(write_file("blank.json", " \n\t\r\n ")));
+    /* The same (empty) content again, also as no file at all. */
+    ACL_OK(aclInit(write_file("empty2.json", "")));
     ACL_OK(aclFinalize());
+    ACL_OK(aclInit(NULL));
+    ACL_OK(aclFinalize());
+    /* Blanks are other content than the first configuration's: refused
+       here, accepted as the first configuration of a process. */
+    ACL_ERR(aclInit(write_file("blank.json", " \n\t\r\n ")), ACL_ERROR_INVALID_PARAM,
+            "differs from that of the first successful aclInit");
+    assert_false(is_initialized());
+    init_fresh("blank.json", " \n\t\r\n ", ACL_SUCCESS, NULL);
 }
 
 static void test_init_empty_object(void **state)
@@ -184,8 +237,7 @@ static void test_init_empty_object(void **state)
     ACL_OK(aclInit(write_file("obj.json", "{}")));
     assert_true(is_initialized());
     ACL_OK(aclFinalize());
-    ACL_OK(aclInit(write_file("obj2.json", "\n  { }  \n")));
-    ACL_OK(aclFinalize());
+    init_fresh("obj2.json", "\n  { }  \n", ACL_SUCCESS, NULL);
 }
 
 /* Keys without an effect are parsed and ignored; every JSON form is valid. */
@@ -251,6 +303,47 @@ static void test_init_twice_keeps_first_config(void **state)
     const char *msg = aclGetRecentErrMsg();
     assert_non_null(msg);
     assert_non_null(strstr(msg, "aclrtSetDevice"));
+}
+
+/* ---- re-initialisation: the first configuration only (correction C3) ---------- */
+
+static void test_reinit_same_config_only(void **state)
+{
+    (void)state;
+    static char a[512];
+    snprintf(a, sizeof(a), "%s", write_file("a.json", "{\"err_msg_mode\": \"0\"}"));
+    ACL_OK(aclInit(a));
+    ACL_OK(aclFinalize());
+    /* The content counts, not the path. */
+    ACL_OK(aclInit(write_file("a-copy.json", "{\"err_msg_mode\": \"0\"}")));
+    ACL_OK(aclFinalize());
+    /* Other content, no configuration, or an empty file: refused, and the
+       check comes before the parse (invalid JSON reads as 100000 too). */
+    ACL_ERR(aclInit(write_file("b.json", "{\"err_msg_mode\":\"0\"}")), ACL_ERROR_INVALID_PARAM,
+            "aclInit: the configuration");
+    ACL_ERR(aclInit(NULL), ACL_ERROR_INVALID_PARAM, "('none') differs");
+    ACL_ERR(aclInit(""), ACL_ERROR_INVALID_PARAM, "differs");
+    ACL_ERR(aclInit(write_file("empty.json", "")), ACL_ERROR_INVALID_PARAM, "differs");
+    ACL_ERR(aclInit(write_file("bad.json", "{")), ACL_ERROR_INVALID_PARAM, "differs");
+    /* A file that cannot be read is still 100003. */
+    ACL_ERR(aclInit("/nonexistent/oacl.json"), ACL_ERROR_INVALID_FILE, "cannot read configuration file");
+    /* API-layer codes: no last error; still not initialised. */
+    assert_int_equal(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
+    assert_false(is_initialized());
+    ACL_OK(aclInit(a));
+    assert_true(is_initialized());
+}
+
+/* A configuration that failed does not count as the first one. */
+static void test_failed_init_fixes_nothing(void **state)
+{
+    (void)state;
+    ACL_ERR(aclInit(write_file("bad.json", "{\"err_msg_mode\": \"7\"}")), ACL_ERROR_INVALID_PARAM,
+            "err_msg_mode must be");
+    ACL_ERR(aclInit(write_file("bad2.json", "[")), ACL_ERROR_PARSE_FILE, "not valid JSON");
+    ACL_OK(aclInit(NULL));
+    ACL_OK(aclFinalize());
+    ACL_ERR(aclInit(write_file("obj.json", "{}")), ACL_ERROR_INVALID_PARAM, "differs");
 }
 
 /* ---- aclFinalize ------------------------------------------------------------------ */
@@ -575,34 +668,32 @@ static void test_config_invalid_json(void **state)
        escape, leading zeros, a bare decimal point): harmless in keys the
        runtime ignores, so they are accepted. */
     static const char *const lenient[] = {"{\"a\": \"\\u12G4\"}", "{\"a\": 01}", "{\"a\": 1.}"};
-    for (size_t i = 0; i < ARRAY_LEN(lenient); i++) {
-        ACL_OK(aclInit(write_file("lenient.json", lenient[i])));
-        ACL_OK(aclFinalize());
-    }
+    for (size_t i = 0; i < ARRAY_LEN(lenient); i++)
+        init_fresh("lenient.json", lenient[i], ACL_SUCCESS, NULL);
     assert_int_equal(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
     assert_false(is_initialized());
 }
 
-/* The configuration must be a JSON object. */
+/* A JSON root that is not an object configures nothing, and CANN accepts
+ * it (acl-rt-misc.md correction C4). */
 static void test_config_not_an_object(void **state)
 {
     (void)state;
-    static const char *const texts[] = {"[]", "\"err_msg_mode\"", "1", "null", "true", "[{\"err_msg_mode\": \"1\"}]"};
-    for (size_t i = 0; i < ARRAY_LEN(texts); i++) {
-        ACL_ERR(aclInit(write_file("notobj.json", texts[i])), ACL_ERROR_PARSE_FILE, "must hold a JSON object");
-        assert_false(is_initialized());
-    }
+    static const char *const texts[] = {"[]", "\"err_msg_mode\"", "1", "null", "true"};
+    for (size_t i = 0; i < ARRAY_LEN(texts); i++)
+        init_fresh("notobj.json", texts[i], ACL_SUCCESS, NULL);
+    /* Keys inside such a root are not applied: messages stay per thread. */
+    ACL_OK(aclInit(write_file("notobj.json", "[{\"err_msg_mode\": \"1\"}]")));
+    assert_true(is_initialized());
+    oacl_test_run_thread(fail_set_device, NULL);
+    assert_null(aclGetRecentErrMsg());
 }
 
 static void test_config_nesting(void **state)
 {
     (void)state;
-    /* Exactly 10 levels of { and of [ are fine. */
-    ACL_OK(aclInit(nested_config("obj10.json", 10, 0)));
-    ACL_OK(aclFinalize());
-    ACL_OK(aclInit(nested_config("arr10.json", 10, 1)));
-    ACL_OK(aclFinalize());
-    /* 11 are not. */
+    /* 11 levels are too many (checked first: a success would fix the
+       configuration of this process). */
     ACL_ERR(aclInit(nested_config("obj11.json", 11, 0)), ACL_ERROR_PARSE_FILE, "objects nested more than 10 levels");
     assert_false(is_initialized());
     ACL_ERR(aclInit(nested_config("arr11.json", 11, 1)), ACL_ERROR_PARSE_FILE, "arrays nested more than 10 levels");
@@ -615,8 +706,7 @@ static void test_config_nesting(void **state)
         n += (size_t)snprintf(text + n, sizeof(text) - n, i < 9 ? "{\"a\":[" : "{\"a\":[]");
     for (int i = 0; i < 10; i++)
         n += (size_t)snprintf(text + n, sizeof(text) - n, i < 9 ? "}]" : "}");
-    ACL_OK(aclInit(write_file("mixed.json", text)));
-    ACL_OK(aclFinalize());
+    init_fresh("mixed.json", text, ACL_SUCCESS, NULL);
     /* Very deep nesting is rejected without exhausting the stack. */
     static char deep[200001];
     memset(deep, '[', sizeof(deep) - 1);
@@ -625,14 +715,18 @@ static void test_config_nesting(void **state)
         memcpy(deep + i, "{\"a\":", 5);
     ACL_ERR(aclInit(write_file("deep2.json", deep)), ACL_ERROR_PARSE_FILE, "objects nested more than 10 levels");
     assert_false(is_initialized());
+    /* Exactly 10 levels of { and of [ are fine. */
+    ACL_OK(aclInit(nested_config("obj10.json", 10, 0)));
+    ACL_OK(aclFinalize());
+    init_fresh("arr10.json", "{\"a\":[[[[[[[[[[]]]]]]]]]]}", ACL_SUCCESS, NULL);
 }
 
-/* Implementation limit (init.c CONFIG_MAX_BYTES): a configuration file
- * over 1 MiB is refused with ACL_ERROR_INVALID_FILE_SIZE. */
+/* CANN's limit (acl-rt-misc.md correction C4): a configuration file over
+ * 10 MiB is refused with ACL_ERROR_INVALID_FILE. */
 static void test_config_too_large(void **state)
 {
     (void)state;
-    size_t len = (1u << 20) + 16;
+    size_t len = (10u << 20) + 16;
     char *text = malloc(len + 1);
     assert_non_null(text);
     memset(text, ' ', len);
@@ -640,16 +734,21 @@ static void test_config_too_large(void **state)
     text[len - 2] = '"';
     text[len - 1] = '}';
     text[len] = '\0';
-    ACL_ERR(aclInit(write_file_n("large.json", text, len)), ACL_ERROR_INVALID_FILE_SIZE, "exceeds");
+    ACL_ERR(aclInit(write_file_n("large.json", text, len)), ACL_ERROR_INVALID_FILE, "exceeds 10 MiB");
     assert_false(is_initialized());
-    /* Just under the limit is fine. */
-    len = (1u << 20) - 8;
+    /* Exactly the limit is fine. */
+    len = 10u << 20;
     memset(text, ' ', len);
     memcpy(text, "{\"pad\": \"", 9);
     text[len - 2] = '"';
     text[len - 1] = '}';
     ACL_OK(aclInit(write_file_n("large.json", text, len)));
     ACL_OK(aclFinalize());
+    /* Once a configuration was used, a larger file differs from it. */
+    len = (10u << 20) + 16;
+    memset(text, ' ', len);
+    ACL_ERR(aclInit(write_file_n("larger.json", text, len)), ACL_ERROR_INVALID_PARAM, "differs");
+    assert_false(is_initialized());
     free(text);
 }
 
@@ -681,17 +780,15 @@ static void test_err_msg_mode_process(void **state)
     /* The last-error slot stays per thread in either mode. */
     assert_int_equal(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
     ACL_OK(aclFinalize());
-    /* A new aclInit without configuration goes back to per-thread text... */
-    ACL_OK(aclInit(NULL));
+    /* Re-initialising without the configuration is refused (C3) and
+       changes nothing; with the same configuration it applies again. */
+    ACL_ERR(aclInit(NULL), ACL_ERROR_INVALID_PARAM, "differs");
+    assert_false(is_initialized());
+    ACL_OK(aclInit(write_file("mode1-again.json", "{\"err_msg_mode\": \"1\"}")));
     oacl_test_run_thread(fail_set_device, NULL);
-    assert_null(aclGetRecentErrMsg());
-    ACL_OK(aclFinalize());
-    /* ...and so does one whose configuration does not name the key. */
-    ACL_OK(aclInit(write_file("mode1.json", "{\"err_msg_mode\": \"1\"}")));
-    ACL_OK(aclFinalize());
-    ACL_OK(aclInit(write_file("nomode.json", "{\"dump\": {}}")));
-    oacl_test_run_thread(fail_set_device, NULL);
-    assert_null(aclGetRecentErrMsg());
+    msg = aclGetRecentErrMsg();
+    assert_non_null(msg);
+    assert_non_null(strstr(msg, "device id -7"));
 }
 
 static void test_err_msg_mode_thread(void **state)
@@ -785,12 +882,24 @@ static void test_default_device_zero(void **state)
     assert_int_equal(r.rc, ACL_SUCCESS);
     assert_int_equal(r.dev, 0);
     assert_int_equal(r.stream_rc, ACL_SUCCESS);
-    /* The highest id is accepted as well. */
+    /* The highest id is accepted as well (a second configuration: in a
+       fresh process). */
     ACL_OK(aclFinalize());
-    ACL_OK(aclInit(write_file("dd7.json", "{\"defaultDevice\": {\"default_device\": \"7\"}}")));
-    oacl_test_run_thread(get_device_fresh, &r);
-    assert_int_equal(r.rc, ACL_SUCCESS);
-    assert_int_equal(r.dev, 7);
+    static char env_path[600];
+    snprintf(env_path, sizeof(env_path), "OACL_TEST_PATH=%s",
+             write_file("dd7.json", "{\"defaultDevice\": {\"default_device\": \"7\"}}"));
+    ASSERT_CHILD_OK("default_device_7", env_path);
+}
+
+static void child_default_device_7(void)
+{
+    const char *path = getenv("OACL_TEST_PATH");
+    CHILD_CHECK(path != NULL);
+    CHILD_OK(aclInit(path));
+    int32_t dev = -1;
+    CHILD_OK(aclrtGetDevice(&dev));
+    CHILD_CHECK_INT(dev, 7);
+    CHILD_OK(aclrtResetDevice(7));
 }
 
 /* The finalize done by the last aclFinalizeReference disables it too. */
@@ -1034,7 +1143,7 @@ static const char *const *version_prefix(char *vfile, size_t vlen)
         for (size_t i = 0; i < ARRAY_LEN(sub); i++) {
             char d[600];
             snprintf(d, sizeof(d), "%s%s", dir, sub[i]);
-            assert_int_equal(mkdir(d, 0700), 0);
+            assert_true(mkdir(d, 0700) == 0 || errno == EEXIST); /* an earlier test's process made it */
         }
         snprintf(lib, sizeof(lib), "%s/lib64/libacl_rt.so", dir);
         assert_int_equal(copy_file(info.dli_fname, lib), 0);
@@ -1147,55 +1256,84 @@ static const struct oacl_child_mode g_modes[] = {
     {"finalize_reference_first", child_finalize_reference_first},
     {"version_copy", child_version_copy},
     {"unreadable", child_unreadable},
+    {"init_file", child_init_file},
+    {"default_device_7", child_default_device_7},
 };
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup_test, teardown_test)
+#define INIT_TESTS(X)                                                                                                \
+    X(test_init_null)                                                                                                \
+    X(test_init_empty_string)                                                                                        \
+    X(test_init_empty_file)                                                                                          \
+    X(test_init_empty_object)                                                                                        \
+    X(test_init_ignored_keys)                                                                                        \
+    X(test_init_twice)                                                                                               \
+    X(test_init_twice_keeps_first_config)                                                                            \
+    X(test_reinit_same_config_only)                                                                                  \
+    X(test_failed_init_fixes_nothing)                                                                                \
+    X(test_finalize_drops_whole_count)                                                                               \
+    X(test_finalize_repeated)                                                                                        \
+    X(test_finalize_keeps_devices_and_streams)                                                                       \
+    X(test_runtime_without_init)                                                                                     \
+    X(test_finalize_first_in_process)                                                                                \
+    X(test_finalize_reference)                                                                                       \
+    X(test_init_finalize_reference_concurrent)                                                                       \
+    X(test_config_missing)                                                                                           \
+    X(test_config_directory)                                                                                         \
+    X(test_config_unreadable)                                                                                        \
+    X(test_config_invalid_json)                                                                                      \
+    X(test_config_not_an_object)                                                                                     \
+    X(test_config_nesting)                                                                                           \
+    X(test_config_too_large)                                                                                         \
+    X(test_err_msg_mode_process)                                                                                     \
+    X(test_err_msg_mode_thread)                                                                                      \
+    X(test_err_msg_mode_bad_values)                                                                                  \
+    X(test_config_no_partial_effect)                                                                                 \
+    X(test_default_device)                                                                                           \
+    X(test_default_device_zero)                                                                                      \
+    X(test_default_device_finalize_reference)                                                                        \
+    X(test_default_device_bad_values)                                                                                \
+    X(test_config_embedded_nul)                                                                                      \
+    X(test_version_str)                                                                                              \
+    X(test_version_str_errors)                                                                                       \
+    X(test_version_num)                                                                                              \
+    X(test_version_num_errors)                                                                                       \
+    X(test_rt_get_version)                                                                                           \
+    X(test_version_encoding)                                                                                         \
+    X(test_version_major_above_99)
+
+/* Parent side: each test runs as "--oacl-child test:<name>" in a fresh
+ * process, which runs only that test (cmocka's test filter). */
+static void run_fresh(void **state)
+{
+    const char *name = *state;
+    char mode[128], env_dir[300];
+    snprintf(mode, sizeof(mode), "test:%s", name);
+    snprintf(env_dir, sizeof(env_dir), "OACL_TEST_TMPDIR=%s", g_tmpdir);
+    const char *const env[] = {env_dir, NULL};
+    int st = oacl_run_child(mode, env, NULL, 0);
+    if (st != 0)
+        fail_msg("%s failed in its own process (exit status %d; its report is above)", name, st);
+}
+
+#define AS_FRESH(fn) {#fn, run_fresh, NULL, NULL, (void *)(uintptr_t)#fn},
+#define AS_TEST(fn) cmocka_unit_test_setup_teardown(fn, setup_test, teardown_test),
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && strcmp(argv[1], OACL_CHILD_FLAG) == 0)
-        return oacl_child_dispatch(g_modes, ARRAY_LEN(g_modes), argv[2]);
     /* In-process expectations assume the default simulator configuration. */
     unsetenv("OACL_DEVICE_COUNT");
     unsetenv("OACL_SOC");
-    const struct CMUnitTest tests[] = {
-        T(test_init_null),
-        T(test_init_empty_string),
-        T(test_init_empty_file),
-        T(test_init_empty_object),
-        T(test_init_ignored_keys),
-        T(test_init_twice),
-        T(test_init_twice_keeps_first_config),
-        T(test_finalize_drops_whole_count),
-        T(test_finalize_repeated),
-        T(test_finalize_keeps_devices_and_streams),
-        T(test_runtime_without_init),
-        T(test_finalize_first_in_process),
-        T(test_finalize_reference),
-        T(test_init_finalize_reference_concurrent),
-        T(test_config_missing),
-        T(test_config_directory),
-        T(test_config_unreadable),
-        T(test_config_invalid_json),
-        T(test_config_not_an_object),
-        T(test_config_nesting),
-        T(test_config_too_large),
-        T(test_err_msg_mode_process),
-        T(test_err_msg_mode_thread),
-        T(test_err_msg_mode_bad_values),
-        T(test_config_no_partial_effect),
-        T(test_default_device),
-        T(test_default_device_zero),
-        T(test_default_device_finalize_reference),
-        T(test_default_device_bad_values),
-        T(test_config_embedded_nul),
-        T(test_version_str),
-        T(test_version_str_errors),
-        T(test_version_num),
-        T(test_version_num_errors),
-        T(test_rt_get_version),
-        T(test_version_encoding),
-        T(test_version_major_above_99),
-    };
+    if (argc == 3 && strcmp(argv[1], OACL_CHILD_FLAG) == 0 && strncmp(argv[2], "test:", 5) == 0) {
+        const char *dir = getenv("OACL_TEST_TMPDIR");
+        if (!dir)
+            return 2;
+        snprintf(g_tmpdir, sizeof(g_tmpdir), "%s", dir);
+        const struct CMUnitTest tests[] = {INIT_TESTS(AS_TEST)};
+        cmocka_set_test_filter(argv[2] + 5);
+        return cmocka_run_group_tests(tests, NULL, NULL);
+    }
+    if (argc == 3 && strcmp(argv[1], OACL_CHILD_FLAG) == 0)
+        return oacl_child_dispatch(g_modes, ARRAY_LEN(g_modes), argv[2]);
+    const struct CMUnitTest tests[] = {INIT_TESTS(AS_FRESH)};
     return cmocka_run_group_tests(tests, setup_group, teardown_group);
 }

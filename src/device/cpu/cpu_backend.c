@@ -126,6 +126,17 @@ static void cpu_copy(void *dst, const void *src, size_t n)
     memmove(dst, src, n);
     oacl_cpu_gate_leave();
 }
+/* Managed memory is reachable from every device: all queues get past the
+ * free first. */
+static void cpu_managed_free(void *ptr, size_t size)
+{
+    pthread_mutex_lock(&g_queues_lock);
+    for (struct queue_link *l = g_queues; l; l = l->next)
+        oacl_exec_wait(&l->q, oacl_exec_submitted(&l->q), -1);
+    pthread_mutex_unlock(&g_queues_lock);
+    oacl_cpu_managed_release(ptr, size);
+}
+
 
 /* ---- copies and fills in stream order ---- */
 
@@ -246,6 +257,51 @@ static int cpu_queue_host_step(struct oacl_queue *q, void (*arrive)(void *arg, v
 }
 
 static void cpu_host_step_done(void *token) { oacl_exec_task_done(token); }
+
+/* ---- host marks (stream-ordered memory bookkeeping) ---- */
+
+struct host_mark {
+    void (*reached)(void *arg);
+    void (*dropped)(void *arg);
+    void *arg;
+};
+
+/* An INLINE task: it runs in the queue's order on the thread that got
+ * there, and drive() loops over runs of them instead of recursing. */
+static void host_mark_run(struct oacl_task *t, uint32_t unit)
+{
+    (void)unit;
+    struct host_mark *m = t->data;
+    m->reached(m->arg);
+}
+
+static void host_mark_release(struct oacl_task *t)
+{
+    struct host_mark *m = t->data;
+    if (!t->started && m->dropped)
+        m->dropped(m->arg);
+    free(t);
+}
+
+static int cpu_queue_host_mark(struct oacl_queue *q, void (*reached)(void *arg), void (*dropped)(void *arg), void *arg,
+                               char *err)
+{
+    struct oacl_task *t = oacl_task_new(sizeof(struct host_mark));
+    if (!t) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for a stream-ordered free");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    struct host_mark *m = t->data;
+    m->reached = reached;
+    m->dropped = dropped;
+    m->arg = arg;
+    t->kind = OACL_TASK_INLINE;
+    t->run = host_mark_run;
+    t->release = host_mark_release;
+    t->dev = q->dev;
+    oacl_exec_submit(q, t);
+    return ACL_SUCCESS;
+}
 
 static void kernel_task_release(struct oacl_task *t)
 {
@@ -384,6 +440,20 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .event_create_shared = oacl_cpu_event_create_shared,
     .event_share_fd = oacl_cpu_event_share_fd,
     .event_import = oacl_cpu_event_import,
+    .queue_host_mark = cpu_queue_host_mark,
+    .dev_release = oacl_cpu_dev_release,
+    /* memory extras */
+    .managed_alloc = oacl_cpu_managed_alloc,
+    .managed_free = cpu_managed_free,
+    .queue_prefetch = oacl_cpu_queue_prefetch,
+    .queue_cmo = oacl_cpu_queue_cmo,
+    /* memory extras (copy_ops.c) */
+    .copy_2d = oacl_cpu_copy_2d,
+    .queue_copy_2d = oacl_cpu_queue_copy_2d,
+    .queue_copy_batch = oacl_cpu_queue_copy_batch,
+    .queue_copy_indirect = oacl_cpu_queue_copy_indirect,
+    .fill32 = oacl_cpu_fill32,
+    .queue_fill32 = oacl_cpu_queue_fill32,
     /* device-kernel chapter */
     .cnt_notify_create = oacl_cpu_cnt_notify_create,
     .cnt_notify_destroy = oacl_cpu_cnt_notify_destroy,

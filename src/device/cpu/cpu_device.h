@@ -192,6 +192,15 @@ int oacl_cpu_dev_alloc(struct oacl_bdev *dev, size_t size, size_t align, void **
 /* Returns an extent at once; the caller made sure no queued work uses it. */
 void oacl_cpu_dev_release(struct oacl_bdev *dev, void *ptr, size_t size);
 
+/* ---- managed memory (managed_mem.c) and memory hints (mem_hints.c) ---- */
+
+int oacl_cpu_managed_alloc(size_t size, void **out, char *err);
+/* Returns an extent at once; the caller made sure no queued work uses it. */
+void oacl_cpu_managed_release(void *ptr, size_t size);
+int oacl_cpu_queue_prefetch(struct oacl_queue *q, const void *const *ptrs, const size_t *sizes,
+                            const int32_t *targets, size_t count, char *err);
+int oacl_cpu_queue_cmo(struct oacl_queue *q, const void *ptr, size_t size, const void *desc, int op, char *err);
+
 /* ---- events (event.c) ---- */
 
 int oacl_cpu_event_create(struct oacl_bdev *dev, struct oacl_bevent **out, char *err);
@@ -294,6 +303,14 @@ int oacl_cpu_event_create_shared(struct oacl_bdev *dev, struct oacl_bevent **out
 int oacl_cpu_event_share_fd(struct oacl_bevent *e, int *fd, char *err);
 int oacl_cpu_event_import(struct oacl_bdev *dev, int fd, struct oacl_bevent **out, char *err);
 
+/* ---- 2-D, batched and indirect copies, 32-bit fills (copy_ops.c) ---- */
+
+void oacl_cpu_copy_2d(const struct oacl_copy_2d *c);
+int oacl_cpu_queue_copy_2d(struct oacl_queue *q, const struct oacl_copy_2d *c, char *err);
+int oacl_cpu_queue_copy_batch(struct oacl_queue *q, const struct oacl_copy_item *items, size_t n, char *err);
+int oacl_cpu_queue_copy_indirect(struct oacl_queue *q, const struct oacl_indirect_copy *c, char *err);
+void oacl_cpu_fill32(void *dst, uint32_t value, size_t n);
+int oacl_cpu_queue_fill32(struct oacl_queue *q, void *dst, uint32_t value, size_t n, char *err);
 /* ---- device-kernel chapter (cnt_notify.c, kernel_module.c, cpu_kernel.c) ---- */
 
 int oacl_cpu_cnt_notify_create(struct oacl_bdev *dev, struct oacl_bcntnotify **out, char *err);
