@@ -594,6 +594,128 @@ typedef struct {
     uint32_t dataOffset;
 } aclrtPlaceHolderInfo;
 
+/* ---- device, event, notify and kernel extras (device-kernel chapter) ---- */
+
+/* aclrtGetDevicesTopo result: exactly one bit is set. */
+#define ACL_RT_DEVS_TOPOLOGY_HCCS    0x01ULL /* HCCS link */
+#define ACL_RT_DEVS_TOPOLOGY_PIX     0x02ULL /* same PCIe switch */
+#define ACL_RT_DEVS_TOPOLOGY_PIB     0x04ULL /* reserved, never reported */
+#define ACL_RT_DEVS_TOPOLOGY_PHB     0x08ULL /* through a PCIe host bridge */
+#define ACL_RT_DEVS_TOPOLOGY_SYS     0x10ULL /* through the SMP interconnect between NUMA nodes */
+#define ACL_RT_DEVS_TOPOLOGY_SIO     0x20ULL /* on-package link between the two dies of one chip */
+#define ACL_RT_DEVS_TOPOLOGY_HCCS_SW 0x40ULL /* through an HCCS switch */
+
+/* Task schedulers of aclrtSetTsDevice. */
+typedef enum aclrtTsId {
+    ACL_TS_ID_AICORE = 0,   /* the AI Core task scheduler */
+    ACL_TS_ID_AIVECTOR = 1, /* the vector-core task scheduler */
+    ACL_TS_ID_RESERVED = 2,
+} aclrtTsId;
+
+/* Process-wide device resource limits (aclrtDeviceSetLimit / GetLimit). */
+typedef enum aclrtDeviceLimit {
+    ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE = 0,                /* per-thread SIMT stack, bytes */
+    ACL_RT_DEV_LIMIT_SIMT_DVG_WARP_STACK_SIZE = 1,       /* per-warp SIMT divergence stack, bytes */
+    ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE = 2,                /* per-core stack of SIMD kernels, bytes */
+    ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE = 3, /* kernel printf buffer per core, bytes */
+    ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE = 4,          /* SIMT printf buffer, bytes */
+} aclrtDeviceLimit;
+
+/* Attributes of aclrtGetFunctionAttribute. */
+typedef enum {
+    ACL_FUNC_ATTR_KERNEL_TYPE = 1,       /* value: an aclrtKernelType */
+    ACL_FUNC_ATTR_KERNEL_RATIO = 2,      /* value: cube:vector core ratio (two uint16_t, vector part first) */
+    ACL_FUNC_ATTR_KERNEL_SCHED_MODE = 3, /* value: 0 normal, 1 batch (all blocks start together) */
+} aclrtFuncAttribute;
+
+/* Kinds of kernel (ACL_FUNC_ATTR_KERNEL_TYPE). */
+typedef enum {
+    ACL_KERNEL_TYPE_AICORE = 0,  /* AI Core (coupled chips) */
+    ACL_KERNEL_TYPE_CUBE = 1,    /* cube cores only */
+    ACL_KERNEL_TYPE_VECTOR = 2,  /* vector cores only */
+    ACL_KERNEL_TYPE_MIX = 3,     /* cube and vector cores of an AI Core together */
+    ACL_KERNEL_TYPE_AICPU = 100, /* AI CPU kernel */
+} aclrtKernelType;
+
+/* How a counting-notify record changes the count. */
+typedef enum {
+    ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE = 0, /* count = value */
+    ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE = 1,       /* count = count + value */
+    ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE = 2,    /* count = count | value */
+    /* 3 is not a valid mode */
+    ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE = 4,   /* count = count & value */
+} aclrtCntNotifyRecordMode;
+
+/* When a counting-notify wait is released. */
+typedef enum {
+    ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE = 0,               /* count <  value */
+    ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE = 1,              /* count == value */
+    ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE = 2,             /* count >  value */
+    ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE = 3,    /* count >= value */
+    ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE = 4, /* (count & value) == value */
+} aclrtCntNotifyWaitMode;
+
+/* Operand types an atomic operation supports (bit mask). */
+typedef enum aclrtAtomicOperationCapability {
+    ACL_RT_ATOMIC_CAPABILITY_SIGNED = 1U << 0,
+    ACL_RT_ATOMIC_CAPABILITY_UNSIGNED = 1U << 1,
+    ACL_RT_ATOMIC_CAPABILITY_REDUCATION = 1U << 2, /* misspelled, deprecated alias */
+    ACL_RT_ATOMIC_CAPABILITY_REDUCTION = 1U << 2,
+    ACL_RT_ATOMIC_CAPABILITY_SCALAR8 = 1U << 3,
+    ACL_RT_ATOMIC_CAPABILITY_SCALAR16 = 1U << 4,
+    ACL_RT_ATOMIC_CAPABILITY_SCALAR32 = 1U << 5,
+    ACL_RT_ATOMIC_CAPABILITY_SCALAR64 = 1U << 6,
+    ACL_RT_ATOMIC_CAPABILITY_SCALAR128 = 1U << 7,
+    ACL_RT_ATOMIC_CAPABILITY_VECTOR32X4 = 1U << 8, /* four consecutive 32-bit elements at once */
+} aclrtAtomicOperationCapability;
+
+/* Atomic operations asked about by the atomic-capability queries. */
+typedef enum aclrtAtomicOperation {
+    /* SIMT atomics */
+    ACL_RT_ATOMIC_OPERATION_INTEGER_ADD = 0,
+    ACL_RT_ATOMIC_OPERATION_INTEGER_MIN = 1,
+    ACL_RT_ATOMIC_OPERATION_INTEGER_MAX = 2,
+    ACL_RT_ATOMIC_OPERATION_INTEGER_INCREMENT = 3,
+    ACL_RT_ATOMIC_OPERATION_INTEGER_DECREMENT = 4,
+    ACL_RT_ATOMIC_OPERATION_AND = 5,
+    ACL_RT_ATOMIC_OPERATION_OR = 6,
+    ACL_RT_ATOMIC_OPERATION_XOR = 7,
+    ACL_RT_ATOMIC_OPERATION_EXCHANGE = 8,
+    ACL_RT_ATOMIC_OPERATION_CAS = 9,
+    ACL_RT_ATOMIC_OPERATION_FLOAT_ADD = 10,
+    ACL_RT_ATOMIC_OPERATION_FLOAT_MIN = 11,
+    ACL_RT_ATOMIC_OPERATION_FLOAT_MAX = 12,
+    /* SIMD atomics: data-move atomics and scalar atomics */
+    ACL_RT_ATOMIC_OPERATION_DMA_ADD = 30,
+    ACL_RT_ATOMIC_OPERATION_DMA_MIN = 31,
+    ACL_RT_ATOMIC_OPERATION_DMA_MAX = 32,
+    ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_ADD = 40,
+    ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_MIN = 41,
+    ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_MAX = 42,
+    ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_CAS = 43,
+    ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_EXCH = 44,
+} aclrtAtomicOperation;
+
+/* A device's globally unique identifier. */
+typedef struct aclrtUuid {
+    char bytes[16]; /* opaque 16-byte identifier, not NUL-terminated */
+} aclrtUuid;
+
+/* What aclrtCntNotifyRecord does to the count. */
+typedef struct {
+    aclrtCntNotifyRecordMode mode;
+    uint32_t value;
+} aclrtCntNotifyRecordInfo;
+
+/* What releases an aclrtCntNotifyWaitWithTimeout wait. */
+typedef struct {
+    aclrtCntNotifyWaitMode mode;
+    uint32_t value;
+    uint32_t timeout; /* seconds; 0 = wait forever */
+    uint8_t isClear;  /* 1: set the count to 0 when the wait is released */
+    uint8_t rsv[3];
+} aclrtCntNotifyWaitInfo;
+
 /* ---- launch geometry ---- */
 
 #ifndef __BISHENG_CCEC__
@@ -1307,6 +1429,140 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcH
                                                            void *hostArgs, size_t argsSize,
                                                            aclrtPlaceHolderInfo *placeHolderArray,
                                                            size_t placeHolderNum);
+
+/* ---- Device identity, kernel queries and extra launches (device-kernel chapter) ---- */
+
+/* Selects a task scheduler; every simulated product has one (no effect). */
+ACL_FUNC_VISIBILITY aclError aclrtSetTsDevice(aclrtTsId tsId);
+
+/* Conversions between user ids (ASCEND_RT_VISIBLE_DEVICES), logical and physical ids.
+ * The two "...LogicDevId...Phy..." functions work on user ids, as in CANN. */
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t *const logicDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t *const userDevid);
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t *const logicDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t *const phyDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t *const userDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t *const phyDevId);
+
+/* Identity of a device: UUID, PCI address ("%04x:%02x:%02x.%x"), and the reverse lookup. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid *uuid);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId);
+
+/* How two devices are connected: one ACL_RT_DEVS_TOPOLOGY_* bit. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t *value);
+
+/* Operand types (aclrtAtomicOperationCapability bits) of atomics on host memory / a peer's memory. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetHostAtomicCapabilities(uint32_t *capabilities,
+                                                                  const aclrtAtomicOperation *operations,
+                                                                  const uint32_t count, int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t *capabilities,
+                                                                 const aclrtAtomicOperation *operations,
+                                                                 const uint32_t count, int32_t srcDeviceId,
+                                                                 int32_t dstDeviceId);
+
+/* Process-wide device resource limits. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t *value);
+
+/* System options of the current context. */
+ACL_FUNC_VISIBILITY aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
+
+/* Stream attributes (NULL stream: the default stream where the product allows it). */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                                                     aclrtStreamAttrValue *value);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+                                                     aclrtStreamAttrValue *value);
+
+/* Streams that can still be created on the current device. */
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t *streamCount);
+
+/* Event records and stream waits with flags (ACL_EVENT_RECORD_*, ACL_EVENT_WAIT_*) and timeouts (seconds). */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
+                                                          uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout);
+
+/* Whether stream waits on the event are still pending. */
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status);
+
+/* Whether the event's latest record has executed (never recorded: complete). */
+ACL_DEPRECATED_MESSAGE("aclrtQueryEvent is deprecated, use aclrtQueryEventStatus instead")
+ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status);
+
+/* The event's id (unique among the live events of its device). */
+ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId);
+
+/* Events that can still be created on the current device. */
+ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount);
+
+/* Process-wide timeout (seconds, 0 = none) of stream waits on events enqueued afterwards. */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout);
+
+/* Counting notifies (Ascend 950 family). */
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyCreate(aclrtCntNotify *cntNotify, uint64_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
+                                                  aclrtCntNotifyRecordInfo *info);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream,
+                                                           aclrtCntNotifyWaitInfo *info);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t *notifyId);
+
+/* Kernel images in host memory: a descriptor for aclrtBinaryLoad, and loading from memory. */
+ACL_FUNC_VISIBILITY aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyBinary(aclrtBinary binary);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle *binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void *data, size_t length,
+                                                     const aclrtBinaryLoadOptions *options,
+                                                     aclrtBinHandle *binHandle);
+
+/* Finds a kernel by its function-entry key. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEntry,
+                                                           aclrtFuncHandle *funcHandle);
+
+/* Registers a CPU kernel of a CPU-kernel library (CPU_KERNEL_MODE 2). */
+ACL_FUNC_VISIBILITY aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char *funcName,
+                                                  const char *kernelName, aclrtFuncHandle *funcHandle);
+
+/* The function handle of a kernel compiled into the program, from its host address. */
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncBySymbol(const void *symbol, aclrtFuncHandle *funcHandle);
+
+/* Function queries. */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle *binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char *name);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType,
+                                                       int64_t *attrValue);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void **aicAddr, void **aivAddr);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t *aicSize, size_t *aivSize);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamCount(const void *func, size_t *paramCount);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
+                                                       size_t *paramSize);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetAvailDynUbufPerBlock(void *func, uint32_t flags,
+                                                                  size_t *dynamicUbufSize);
+
+/* Device address of the current device's cube/vector synchronisation area (A2/A3). */
+ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void **addr);
+
+/* Argument lists in caller memory. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize,
+                                                       size_t *actualArgsSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *memSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle,
+                                                          void *userHostMem, size_t actualArgsSize);
+
+/* Launches with an array of pointers to the parameter values, and SIMT launches. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(void *func, uint32_t numBlocks, aclrtStream stream,
+                                                            aclrtLaunchKernelCfg *cfg, void **args);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithArgsArray(void *func, dim3 gridDim, dim3 blockDim,
+                                                                size_t dynUbufSize, aclrtStream stream,
+                                                                aclrtLaunchKernelCfg *cfg, void **args);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 gridDim, dim3 blockDim,
+                                                               size_t dynUbufSize, aclrtStream stream,
+                                                               aclrtLaunchKernelCfg *cfg, void *hostArgs,
+                                                               size_t argsSize, aclrtPlaceHolderInfo *placeHolderArray,
+                                                               size_t placeHolderNum);
 
 /* ---- Host callbacks ------------------------------------------------------- */
 

@@ -129,6 +129,18 @@ OACL_KAPI OACL_NORETURN void oacl_kernel_trap(void);
 OACL_KAPI int oacl_launch(const struct oacl_kernel_desc *k, uint32_t num_blocks, void *stream, const void *args,
                           size_t args_size);
 
+/*
+ * Load-time registration of a kernel linked into the program, emitted by
+ * oacl-cc for every kernel defined in a C++ source it compiles for linking
+ * (`-c`, `--emit=source`): `symbol` is the kernel's host address (what
+ * aclrtGetFuncBySymbol and the `func` argument of
+ * aclrtLaunchKernelWithArgsArray take), `k` its descriptor (the one its
+ * <<<>>> launches use). oacl_unregister_kernel (emitted as a destructor)
+ * forgets it when its module goes. Not for kernel code.
+ */
+OACL_KAPI void oacl_register_kernel(const void *symbol, const struct oacl_kernel_desc *k);
+OACL_KAPI void oacl_unregister_kernel(const void *symbol);
+
 /* ---- device variables (aclrtGetSymbolAddress and friends) ----------------- */
 
 /*

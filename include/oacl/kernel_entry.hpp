@@ -290,6 +290,36 @@ inline launcher<Fn> launch(const char *name, C &&...cfg)
     }
 }
 
+/* ---- registration of kernels linked into the program ---------------------------- */
+
+/* oacl-cc puts one of these after every __global__ definition of a C++
+ * source compiled for linking: the runtime then knows the kernel's host
+ * address (aclrtGetFuncBySymbol, aclrtLaunchKernelWithArgsArray) while its
+ * module is loaded. Kernels that cannot be launched (variadic, parameters
+ * that are not trivially copyable or need alignment > 8) are not
+ * registered. */
+template <auto Fn>
+class registration {
+    using T = traits<decltype(Fn)>;
+    static constexpr bool launchable = T::is_function && !T::variadic && T::copyable && T::align_ok;
+
+public:
+    explicit registration(const char *name)
+    {
+        if constexpr (launchable)
+            oacl_register_kernel(reinterpret_cast<const void *>(Fn), desc<Fn>(name));
+        else
+            (void)name;
+    }
+    ~registration()
+    {
+        if constexpr (launchable)
+            oacl_unregister_kernel(reinterpret_cast<const void *>(Fn));
+    }
+    registration(const registration &) = delete;
+    registration &operator=(const registration &) = delete;
+};
+
 } // namespace kentry
 } // namespace oacl
 

@@ -37,6 +37,7 @@ enum oacl_mem_origin {
     OACL_MEM_ORIGIN_IPC_IMPORT = 3, /* aclrtIpcMemImportByKey: released by aclrtIpcMemClose */
     OACL_MEM_ORIGIN_VMM_MAP = 4,    /* aclrtMapMem & co: released by aclrtUnmapMem (flags: the page
                                        policy of device memory, the page size of host memory) */
+    OACL_MEM_ORIGIN_RUNTIME = 5,    /* owned by the runtime (aclrtGetHardwareSyncAddr): never freed by the API */
 };
 /* `device` of a linked device variable: one copy that every device uses. */
 #define OACL_MEM_ANY_DEVICE (-1)

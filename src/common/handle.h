@@ -27,6 +27,8 @@ enum oacl_htype {
     OACL_H_PHYSMEM = 9,   /* aclrtDrvMemHandle: physical memory (vmm.c) */
     OACL_H_MEMPOOL = 10,
     OACL_H_MBUF = 11,     /* aclrtAllocBuf (mbuf.c) */
+    OACL_H_CNT_NOTIFY = 12, /* aclrtCntNotify (cnt_notify.c) */
+    OACL_H_BIN_DESC = 13,   /* aclrtBinary: aclrtCreateBinary's descriptor (binary_load.c) */
     OACL_H_TYPE_COUNT
 };
 

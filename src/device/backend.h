@@ -27,6 +27,7 @@ struct oacl_bevent;  /* an event */
 struct oacl_bnotify; /* a notify */
 struct oacl_bshare;  /* device memory made shareable with other processes */
 struct oacl_dump_plan; /* a kernel launch selected for a data dump (common/dump.h) */
+struct oacl_bcntnotify; /* a counting notify */
 
 /*
  * Failure policy shared by the queues of one context. With stop_on_failure
@@ -273,12 +274,14 @@ struct oacl_backend_ops {
     /* Events. A record captures the work queued before it on q; a wait
        makes q's later work wait for the event's newest capture at the time
        of the call (*queued false: nothing recorded, nothing to wait for);
+       a wait still blocked timeout_ns (> 0) after it began fails with
+       ACL_ERROR_RT_TASK_TIMEOUT (q's failure mode decides what follows);
        a reset forgets the captures when it runs. Destroying an event with
        work still pending is fine: the work keeps what it needs. */
     int (*event_create)(struct oacl_bdev *dev, struct oacl_bevent **out, char *err);
     void (*event_destroy)(struct oacl_bevent *e);
     int (*event_record)(struct oacl_queue *q, struct oacl_bevent *e, char *err);
-    int (*event_wait)(struct oacl_queue *q, struct oacl_bevent *e, bool *queued, char *err);
+    int (*event_wait)(struct oacl_queue *q, struct oacl_bevent *e, uint64_t timeout_ns, bool *queued, char *err);
     int (*event_reset)(struct oacl_queue *q, struct oacl_bevent *e, char *err);
     void (*event_query)(struct oacl_bevent *e, struct oacl_event_state *st);
     /* Blocks until the newest capture completes: 0, or ETIMEDOUT. */
@@ -427,6 +430,48 @@ struct oacl_backend_ops {
                         void *arg, char *err);
     /* Names q after its stream (aclrtStreamGetId) in traces and dumps. */
     void (*queue_set_id)(struct oacl_queue *q, int32_t stream_id);
+    /* ---- device-kernel chapter (acl-rt-device-kernel-extras.md) ---- */
+
+    /* Counting notifies: a 32-bit count, 0 at creation. A record changes it
+       in q's order (mode: an aclrtCntNotifyRecordMode; arithmetic modulo
+       2^32); a wait holds q's later work until the aclrtCntNotifyWaitMode
+       predicate holds for the count against value (level-triggered; with
+       clear the count becomes 0 atomically as the wait is released); a wait
+       still blocked timeout_ns (> 0) after it began fails with
+       ACL_ERROR_RT_TASK_TIMEOUT. Destroying one with work pending is fine. */
+    int (*cnt_notify_create)(struct oacl_bdev *dev, struct oacl_bcntnotify **out, char *err);
+    void (*cnt_notify_destroy)(struct oacl_bcntnotify *n);
+    int (*cnt_notify_record)(struct oacl_queue *q, struct oacl_bcntnotify *n, uint32_t mode, uint32_t value,
+                             char *err);
+    int (*cnt_notify_wait)(struct oacl_queue *q, struct oacl_bcntnotify *n, uint32_t mode, uint32_t value,
+                           bool clear, uint64_t timeout_ns, char *err);
+
+    /* Loads a kernel image of len bytes at data (read during the call) as
+       module_load does a file, with the same checks; `name` stands for it
+       in messages. With cpu_library the image is a library of CPU kernels
+       (no kernel table needed; no kernels listed) whose functions
+       module_cpu_kernel turns into kernels. */
+    int (*module_load_data)(struct oacl_bdev *dev, const void *data, size_t len, const char *name, bool cpu_library,
+                            struct oacl_module **out, const struct oacl_kernel_info **kernels, uint32_t *num_kernels,
+                            char *err);
+    /* The module already part of the program that contains address addr
+       (kernels linked into the program): extent and globals as for a
+       loaded module; it lists no kernels and no memory ranges. */
+    int (*module_linked)(const void *addr, struct oacl_module **out, char *err);
+    /* A CPU kernel of a CPU-kernel library: func_name, an exported
+       function `uint32_t f(void *args)`, called once per block of a launch
+       with the launch's copy of the argument blob; a non-zero return fails
+       the launch with ACL_ERROR_RT_AICPU_EXCEPTION. The kernel is named
+       kernel_name; the same pair gives the same kernel; it lives as long as
+       the module. Missing function: ACL_ERROR_RT_PARAM_INVALID. */
+    int (*module_cpu_kernel)(struct oacl_module *m, const char *func_name, const char *kernel_name,
+                             const struct oacl_kernel_info **out, char *err);
+    /* Start and size of a kernel's code: its own function symbol when the
+       module exports one under the kernel's name (or, for linked kernels,
+       `symbol`, the function's address), else its entry. Size 0 when no
+       symbol describes the code. */
+    void (*kernel_code)(struct oacl_module *m, const struct oacl_kernel_info *k, const void *symbol, void **addr,
+                        size_t *size);
 };
 
 /* Accesses of va_map / va_protect (the values of aclrtMemAccessFlags). */

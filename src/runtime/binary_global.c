@@ -75,12 +75,16 @@ static aclError add_ranges(struct oacl_binary *b, const char *fn)
     return rc;
 }
 
-aclError oacl_binary_load_module(struct oacl_binary *b, struct oacl_device *dev, const char *path, const char *fn)
+aclError oacl_binary_load_module(struct oacl_binary *b, struct oacl_device *dev, const struct oacl_binary_source *src,
+                                 const char *fn)
 {
     char err[OACL_BACKEND_ERRLEN] = "";
     b->dev = dev;
     oacl_symbols_load_begin();
-    int brc = oacl_backend()->module_load(dev->bdev, path, &b->module, &b->kernels, &b->num_kernels, err);
+    const struct oacl_backend_ops *ops = oacl_backend();
+    int brc = src->path ? ops->module_load(dev->bdev, src->path, &b->module, &b->kernels, &b->num_kernels, err)
+                        : ops->module_load_data(dev->bdev, src->data, src->len, "kernel image in memory",
+                                                src->cpu_library, &b->module, &b->kernels, &b->num_kernels, err);
     if (brc) {
         oacl_symbols_load_end(NULL, -1, false);
         return oacl_fail(brc, fn, "%s", err);

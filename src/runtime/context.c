@@ -287,3 +287,13 @@ OACL_API aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t *flags, int
     pthread_mutex_unlock(&dev->lock);
     return ACL_SUCCESS;
 }
+
+/* The failure that stopped the calling thread's current context
+ * (ACL_STOP_ON_FAILURE), 0 if none or no context; nothing recorded. */
+int oacl_ctx_stopped_error(void)
+{
+    const struct oacl_context *c = tls_ctx;
+    if (!c || __atomic_load_n(&c->dead, __ATOMIC_ACQUIRE))
+        return 0;
+    return __atomic_load_n(&c->fail.error, __ATOMIC_ACQUIRE);
+}

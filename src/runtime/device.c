@@ -31,6 +31,9 @@ const struct oacl_backend_ops *oacl_backend(void) { return &oacl_cpu_backend_ops
 aclError oacl_devices_check(const char *fn)
 {
     const struct oacl_config *c = oacl_config();
+    aclError rc = oacl_visible_devices_check(fn);
+    if (rc)
+        return rc;
     if (!c->soc)
         return oacl_fail(ACL_ERROR_RT_SOC_VERSION, fn, "OACL_SOC='%s' names no known SoC profile", c->soc_request);
     if (c->device_count == 0)
@@ -122,6 +125,7 @@ static aclError reset_device(int32_t deviceId, bool force, const char *fn)
     if (release) {
         oacl_context_teardown(release);
         oacl_device_query_reset(dev);
+        oacl_hw_sync_release(dev); /* aclrtGetHardwareSyncAddr's area */
     }
     return ACL_SUCCESS;
 }

@@ -33,6 +33,7 @@ __attribute__((constructor)) static void event_epoch(void)
 static void event_destroy(struct oacl_obj *o)
 {
     struct oacl_event *e = (struct oacl_event *)o;
+    oacl_event_slot_put(e->dev, e->id); /* its id and its place in the device's limit */
     if (e->ipc)
         oacl_ipc_event_forget(e); /* no new opens of its handle */
     oacl_backend()->event_destroy(e->be);
@@ -49,6 +50,13 @@ aclError oacl_event_wrap(struct oacl_device *dev, struct oacl_bevent *be, enum e
         free(ipc);
         return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "out of memory for an event");
     }
+    aclError rc = oacl_event_slot_take(dev, &e->id, fn); /* the device's event limit */
+    if (rc) {
+        oacl_backend()->event_destroy(be);
+        free(ipc);
+        free(e);
+        return rc;
+    }
     e->dev = dev;
     e->kind = kind;
     e->flags = flags;
@@ -56,6 +64,7 @@ aclError oacl_event_wrap(struct oacl_device *dev, struct oacl_bevent *be, enum e
     e->ipc = ipc;
     void *h = oacl_handle_create(&e->obj, OACL_H_EVENT, event_destroy);
     if (!h) {
+        oacl_event_slot_put(dev, e->id);
         oacl_backend()->event_destroy(be);
         free(ipc);
         free(e);
@@ -167,15 +176,24 @@ OACL_API aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
     OACL_PROF_API("EventRecord");
     if (!event)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "event is NULL");
+    return oacl_event_record(event, stream, __func__);
+}
+
+aclError oacl_event_record(aclrtEvent event, aclrtStream stream, const char *fn)
+{
     struct oacl_event *e = NULL;
     struct oacl_stream *s = NULL;
-    aclError rc = event_and_stream(event, stream, &e, &s, __func__);
+    aclError rc = event_and_stream(event, stream, &e, &s, fn);
     if (rc)
         return rc;
-    char err[OACL_BACKEND_ERRLEN] = "";
-    int brc = oacl_backend()->event_record(s->queue, e->be, err);
-    if (brc)
-        rc = oacl_fail(brc, __func__, "%s", err);
+    /* counts as ACL_EVENT_RECORD_DEFAULT (aclrtRecordEventWithFlag) */
+    rc = oacl_event_fix_flag(&e->record_flag, OACL_EVENT_FLAG_DEFAULT, "record", fn);
+    if (rc == ACL_SUCCESS) {
+        char err[OACL_BACKEND_ERRLEN] = "";
+        int brc = oacl_backend()->event_record(s->queue, e->be, err);
+        if (brc)
+            rc = oacl_fail(brc, fn, "%s", err);
+    }
     put2(e, s);
     return rc;
 }
@@ -213,22 +231,36 @@ OACL_API aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
     aclError rc = event_and_stream(event, stream, &e, &s, __func__);
     if (rc)
         return rc;
-    struct oacl_event_state st;
-    oacl_backend()->event_query(e->be, &st);
-    if (!(e->flags & ACL_EVENT_SYNC) && !e->ipc) { /* IPC events are always waitable */
-        rc = oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __func__,
-                       "event %p was created without ACL_EVENT_SYNC and cannot be waited for", event);
-    } else if (!st.recorded && e->kind != EVENT_EX) {
-        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "event %p has not been recorded", event);
-    } else {
-        char err[OACL_BACKEND_ERRLEN] = "";
-        bool queued;
-        int brc = oacl_backend()->event_wait(s->queue, e->be, &queued, err);
-        if (brc)
-            rc = oacl_fail(brc, __func__, "%s", err);
-    }
+    rc = oacl_event_wait_check(e, __func__);
+    if (rc == ACL_SUCCESS) /* with the process op-wait timeout in force now */
+        rc = oacl_event_wait_enqueue(s, e, oacl_op_wait_timeout_ns(), __func__);
     put2(e, s);
     return rc;
+}
+
+aclError oacl_event_wait_check(struct oacl_event *e, const char *fn)
+{
+    if (!(e->flags & ACL_EVENT_SYNC) && !e->ipc) /* IPC events are always waitable */
+        return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn,
+                         "event %p was created without ACL_EVENT_SYNC and cannot be waited for", e->obj.handle);
+    aclError rc = oacl_event_fix_flag(&e->wait_flag, OACL_EVENT_FLAG_DEFAULT, "wait", fn);
+    if (rc)
+        return rc;
+    struct oacl_event_state st;
+    oacl_backend()->event_query(e->be, &st);
+    if (!st.recorded && e->kind != EVENT_EX)
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "event %p has not been recorded", e->obj.handle);
+    return ACL_SUCCESS;
+}
+
+aclError oacl_event_wait_enqueue(struct oacl_stream *s, struct oacl_event *e, uint64_t timeout_ns, const char *fn)
+{
+    char err[OACL_BACKEND_ERRLEN] = "";
+    bool queued;
+    int brc = oacl_backend()->event_wait(s->queue, e->be, timeout_ns, &queued, err);
+    if (brc)
+        return oacl_fail(brc, fn, "%s", err);
+    return ACL_SUCCESS;
 }
 
 OACL_API aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)

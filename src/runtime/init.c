@@ -35,6 +35,8 @@ static void config_load(void)
         else
             OACL_WARN("OACL_DEVICE_COUNT='%s' is not a number in 0..%d; using 8 devices", n, MAX_DEVICES);
     }
+    /* ASCEND_RT_VISIBLE_DEVICES picks user ids among them (device_ids.c). */
+    g_config.device_count = oacl_visible_devices_init(g_config.device_count);
     const char *soc = getenv("OACL_SOC");
     if (!soc || !*soc)
         soc = OACL_DEFAULT_SOC;

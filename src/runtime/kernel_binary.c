@@ -31,9 +31,9 @@ static aclError check_load_options(const aclrtBinaryLoadOptions *options, const 
 {
     if (!options)
         return ACL_SUCCESS;
-    if (options->numOpt > 0 && !options->options)
-        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "options->numOpt is %zu but options->options is NULL",
-                         options->numOpt);
+    if (!options->options) /* CANN: even with numOpt 0 (device-kernel chapter, 7 C5) */
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "options is not NULL but options->options is NULL");
+    int cpu_mode = -1;
     for (size_t i = 0; i < options->numOpt; i++) {
         const aclrtBinaryLoadOption *o = &options->options[i];
         switch (o->type) {
@@ -49,11 +49,47 @@ static aclError check_load_options(const aclrtBinaryLoadOptions *options, const 
             if (o->value.cpuKernelMode != 0 && o->value.cpuKernelMode != 1)
                 return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "option %zu: cpuKernelMode must be 0 or 1, not %d",
                                  i, o->value.cpuKernelMode);
+            cpu_mode = o->value.cpuKernelMode; /* later options win */
             break;
         default:
             return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "option %zu: unknown option type %d", i, (int)o->type);
         }
     }
+    /* binPath then names an AI CPU operator description (JSON), not a kernel
+       image (device-kernel chapter, Decision 16). */
+    if (cpu_mode == 0)
+        return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn,
+                         "CPU_KERNEL_MODE 0 (CANN built-in AI CPU operators) is not supported by the CPU device");
+    if (cpu_mode == 1)
+        return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn,
+                         "CPU_KERNEL_MODE 1 (AI CPU operator JSON files) is not supported yet; load the CPU-kernel "
+                         "library with aclrtBinaryLoadFromData and CPU_KERNEL_MODE 2");
+    return ACL_SUCCESS;
+}
+
+aclError oacl_binary_create(struct oacl_context *ctx, const struct oacl_binary_source *src, int32_t default_type,
+                            aclrtBinHandle *out, const char *fn)
+{
+    struct oacl_binary *b = calloc(1, sizeof(*b));
+    if (!b)
+        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "out of memory");
+    aclError rc = oacl_binary_load_module(b, ctx->dev, src, fn); /* a new instance: its own globals */
+    if (rc) {
+        free(b);
+        return rc;
+    }
+    b->cpu_library = src->cpu_library;
+    b->default_type = default_type;
+    b->funcs = calloc(b->num_kernels ? b->num_kernels : 1, sizeof(*b->funcs));
+    pthread_mutex_init(&b->lock, NULL);
+    if (!b->funcs || !oacl_handle_create(&b->obj, OACL_H_BINARY, binary_destroy)) {
+        oacl_binary_unload_module(b);
+        free(b->funcs);
+        pthread_mutex_destroy(&b->lock);
+        free(b);
+        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "out of memory for the binary's handles");
+    }
+    *out = b->obj.handle;
     return ACL_SUCCESS;
 }
 
@@ -70,28 +106,10 @@ OACL_API aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOp
     rc = oacl_ctx_current(&ctx, __func__);
     if (rc)
         return rc;
-    struct oacl_binary *b = calloc(1, sizeof(*b));
-    if (!b) {
-        oacl_obj_put(&ctx->obj);
-        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, __func__, "out of memory");
-    }
-    rc = oacl_binary_load_module(b, ctx->dev, binPath, __func__); /* a new instance: its own globals */
+    struct oacl_binary_source src = {.path = binPath};
+    rc = oacl_binary_create(ctx, &src, -1, binHandle, __func__);
     oacl_obj_put(&ctx->obj);
-    if (rc) {
-        free(b);
-        return rc;
-    }
-    b->funcs = calloc(b->num_kernels, sizeof(*b->funcs));
-    pthread_mutex_init(&b->lock, NULL);
-    if (!b->funcs || !oacl_handle_create(&b->obj, OACL_H_BINARY, binary_destroy)) {
-        oacl_binary_unload_module(b);
-        free(b->funcs);
-        pthread_mutex_destroy(&b->lock);
-        free(b);
-        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, __func__, "out of memory for the binary's handles");
-    }
-    *binHandle = b->obj.handle;
-    return ACL_SUCCESS;
+    return rc;
 }
 
 OACL_API aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
@@ -152,6 +170,11 @@ OACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
     struct oacl_binary *b = (struct oacl_binary *)oacl_handle_get(binHandle, OACL_H_BINARY);
     if (!b)
         return oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, __func__, "binHandle %p is not a loaded binary", binHandle);
+    if (b->implicit) {
+        oacl_obj_put(&b->obj);
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+                         "binHandle %p holds the kernels linked into the program; it cannot be unloaded", binHandle);
+    }
     if (!oacl_handle_retire(binHandle, OACL_H_BINARY)) {
         oacl_obj_put(&b->obj);
         return oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, __func__, "binHandle %p was unloaded concurrently", binHandle);
@@ -168,6 +191,7 @@ OACL_API aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
         }
     }
     pthread_mutex_unlock(&b->lock);
+    oacl_binary_retire_cpu_funcs(b);
     oacl_obj_put(&b->obj);
     return ACL_SUCCESS;
 }

@@ -15,15 +15,7 @@
 
 #define MAX_BLOCKS 65535u
 
-struct launch_cfg {
-    uint32_t block_offset;
-    uint64_t timeout_ns;
-    const struct oacl_arg_patch *patches; /* placeholders (copied blobs) */
-    uint32_t num_patches;
-    bool data_dump;                       /* ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP */
-};
-
-static aclError parse_cfg(const aclrtLaunchKernelCfg *cfg, struct launch_cfg *out, const char *fn)
+aclError oacl_launch_cfg_parse(const aclrtLaunchKernelCfg *cfg, struct oacl_launch_cfg *out, const char *fn)
 {
     memset(out, 0, sizeof(*out));
     if (!cfg)
@@ -66,8 +58,9 @@ static aclError parse_cfg(const aclrtLaunchKernelCfg *cfg, struct launch_cfg *ou
             have_timeout_us = true;
             out->timeout_ns = (((uint64_t)a->value.timeoutUs.timeoutHigh << 32) | a->value.timeoutUs.timeoutLow) * 1000ull;
             break;
-        default:
-            break; /* unknown attributes are ignored */
+        default: /* CANN rejects them (device-kernel chapter, 7 C2) */
+            return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "attr %zu: unknown launch attribute id %d", i,
+                             (int)a->id);
         }
     }
     if (have_timeout && have_timeout_us)
@@ -78,9 +71,10 @@ static aclError parse_cfg(const aclrtLaunchKernelCfg *cfg, struct launch_cfg *ou
 /* Everything the launch forms share once arguments are known. bin_dev is
  * the device the kernel was loaded for (NULL: code linked into the
  * program, which runs on any device). */
-static aclError launch(struct oacl_module *module, const struct oacl_kernel_info *info, struct oacl_device *bin_dev,
-                       uint32_t num_blocks, aclrtStream stream, const struct launch_cfg *c, const void *args,
-                       size_t args_size, bool copy_args, const char *fn)
+aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kernel_info *info,
+                             struct oacl_device *bin_dev, uint32_t num_blocks, aclrtStream stream,
+                             const struct oacl_launch_cfg *c, const void *args, size_t args_size, bool copy_args,
+                             const char *fn)
 {
     OACL_PROF_NODE(oacl_trace_intern(info->name)); /* Node@<kernel> in the profiler's timeline */
     struct oacl_context *ctx = NULL;
@@ -90,8 +84,8 @@ static aclError launch(struct oacl_module *module, const struct oacl_kernel_info
     struct oacl_stream *s = NULL;
     rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, fn);
     if (rc == ACL_SUCCESS) {
-        if (bin_dev && bin_dev != ctx->dev) {
-            rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "kernel '%s' was loaded for device %d, not device %d",
+        if (bin_dev && bin_dev != ctx->dev) { /* the handle is invalid there (7 C3) */
+            rc = oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, fn, "kernel '%s' was loaded for device %d, not device %d",
                            info->name, bin_dev->id, ctx->dev->id);
         } else {
             struct oacl_launch l = {
@@ -134,31 +128,28 @@ OACL_API aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "reserve must be NULL");
     if (numBlocks > MAX_BLOCKS)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "numBlocks %u exceeds %u", numBlocks, MAX_BLOCKS);
-    struct launch_cfg c;
-    aclError rc = parse_cfg(cfg, &c, __func__);
+    struct oacl_launch_cfg c;
+    aclError rc = oacl_launch_cfg_parse(cfg, &c, __func__);
     if (rc)
         return rc;
     struct oacl_function *f = (struct oacl_function *)oacl_handle_get(funcHandle, OACL_H_FUNC);
     if (!f)
         return oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, __func__,
                          "funcHandle %p is not a live kernel function (was its binary unloaded?)", funcHandle);
-    struct oacl_obj *ao = oacl_handle_get(argsHandle, OACL_H_ARGS);
-    struct oacl_args *a = (struct oacl_args *)ao;
-    if (!a)
-        rc = oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, __func__,
-                       "argsHandle %p is stale (the thread's list was re-initialised) or invalid", argsHandle);
-    else if (a->func != f)
+    struct oacl_args *a = NULL; /* a runtime list or one in user memory */
+    rc = oacl_args_lookup(argsHandle, &a, __func__);
+    if (rc == ACL_SUCCESS && a->func != f)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                        "the argument list was initialised for kernel '%s', not '%s'", a->func->info->name,
                        f->info->name);
-    else
+    else if (rc == ACL_SUCCESS)
         rc = oacl_args_check(a, f, __func__);
     if (rc == ACL_SUCCESS) {
         c.patches = a->patches;
         c.num_patches = a->num_patches;
-        rc = launch(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, a->buf, a->size, true, __func__);
+        rc = oacl_launch_enqueue(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, a->buf, a->size, true,
+                                 __func__);
     }
-    oacl_obj_put(ao);
     oacl_obj_put(&f->obj);
     return rc;
 }
@@ -216,8 +207,8 @@ static aclError launch_device_blob(aclrtFuncHandle funcHandle, uint32_t numBlock
         return rc;
     if ((uintptr_t)argsData % 8 != 0)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "argsData %p is not 8-byte aligned", argsData);
-    struct launch_cfg c;
-    rc = parse_cfg(cfg, &c, fn);
+    struct oacl_launch_cfg c;
+    rc = oacl_launch_cfg_parse(cfg, &c, fn);
     if (rc)
         return rc;
     /* The blob must be device memory that stays valid until the kernel ran. */
@@ -235,7 +226,8 @@ static aclError launch_device_blob(aclrtFuncHandle funcHandle, uint32_t numBlock
     rc = function_for_blob(funcHandle, argsSize, &f, fn);
     if (rc)
         return rc;
-    rc = launch(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, argsData, argsSize, false, fn);
+    rc = oacl_launch_enqueue(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, argsData, argsSize, false,
+                             fn);
     oacl_obj_put(&f->obj);
     return rc;
 }
@@ -275,8 +267,8 @@ OACL_API aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint
                              "placeholder %zu: addrOffset %u or dataOffset %u lies outside the %zu-byte blob", i,
                              ph->addrOffset, ph->dataOffset, argsSize);
     }
-    struct launch_cfg c;
-    rc = parse_cfg(cfg, &c, fn);
+    struct oacl_launch_cfg c;
+    rc = oacl_launch_cfg_parse(cfg, &c, fn);
     if (rc)
         return rc;
     struct oacl_function *f;
@@ -292,7 +284,8 @@ OACL_API aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint
         patches[i] = (struct oacl_arg_patch){placeHolderArray[i].addrOffset, placeHolderArray[i].dataOffset};
     c.patches = patches;
     c.num_patches = (uint32_t)placeHolderNum;
-    rc = launch(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, hostArgs, argsSize, true, fn);
+    rc = oacl_launch_enqueue(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, hostArgs, argsSize, true,
+                             fn);
     if (patches != local)
         free(patches);
     oacl_obj_put(&f->obj);
@@ -320,6 +313,6 @@ OACL_KAPI int oacl_launch(const struct oacl_kernel_desc *k, uint32_t num_blocks,
     if (args_size < need)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "kernel '%s' needs %zu bytes of arguments; got %zu", k->name,
                          need, args_size);
-    struct launch_cfg c = {.block_offset = 0};
-    return launch(NULL, &info, NULL, num_blocks, stream, &c, args, args_size, true, fn);
+    struct oacl_launch_cfg c = {.block_offset = 0};
+    return oacl_launch_enqueue(NULL, &info, NULL, num_blocks, stream, &c, args, args_size, true, fn);
 }

@@ -258,6 +258,9 @@ aclError oacl_device_free(void *devPtr, const char *fn)
                        "%p is a device variable (of a kernel binary or linked into the program), not memory from "
                        "aclrtMalloc",
                        devPtr);
+    else if (r->origin == OACL_MEM_ORIGIN_RUNTIME)
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "%p is memory the runtime owns, not memory from aclrtMalloc",
+                       devPtr);
     else if (r->origin != OACL_MEM_ORIGIN_ALLOC)
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%p is %s, not memory from aclrtMalloc; release it with %s",
                        devPtr, r->origin == OACL_MEM_ORIGIN_IPC_IMPORT ? "imported IPC memory" : "a virtual-memory mapping",

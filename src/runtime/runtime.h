@@ -133,6 +133,9 @@ struct oacl_context {
                                            reference each); reaped once idle */
     bool dead;                          /* being torn down: no new streams */
     struct oacl_fail_group fail;        /* ACL_STOP_ON_FAILURE for all its streams */
+    /* aclrtCtxSetSysParamOpt (ctx_sysparam.c), under lock: options 0..2 */
+    int64_t sysparam[3];
+    uint32_t sysparam_set;              /* bit o: option o was set */
 };
 
 /* A new context on dev with its default stream (device lock held). */
@@ -174,6 +177,11 @@ struct oacl_stream {
        valid where bit `type` of res_set is set (atomic). */
     uint32_t res_limit[2];
     uint32_t res_set;
+    /* Stream attributes (stream_attr.c), atomic: ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK,
+       _USER_CUSTOM_TAG and _CACHE_OP_INFO (the priority is `priority` above). */
+    uint32_t overflow_switch;
+    uint32_t user_tag;
+    uint32_t cache_op_info;
 };
 
 /* Stops the stream's host thread and drops its subscriptions (the stream's
@@ -230,6 +238,10 @@ struct oacl_function {
     struct oacl_obj obj;
     struct oacl_binary *bin;
     const struct oacl_kernel_info *info;
+    /* device-kernel chapter */
+    const void *symbol;                 /* linked kernels: the host function's address */
+    bool cpu;                           /* aclrtRegisterCpuFunc */
+    struct oacl_function *next_cpu;     /* the binary's CPU functions (bin->lock) */
 };
 
 struct oacl_binary {
@@ -243,20 +255,44 @@ struct oacl_binary {
     struct oacl_mem_record *ranges;     /* the module's memory in the address
                                            registry (binary_global.c) */
     uint32_t num_ranges;
+    /* device-kernel chapter (binary_load.c, kernel_symbol.c) */
+    bool implicit;                      /* the linked kernels of one program module: not unloadable */
+    bool cpu_library;                   /* CPU_KERNEL_MODE 2: kernels come from aclrtRegisterCpuFunc */
+    int32_t default_type;               /* aclrtKernelType of the MAGIC option, -1: none */
+    struct oacl_function *cpu_funcs;    /* registered CPU functions (lock) */
 };
 
 #define OACL_ARGS_MAX_PARAMS 128u
 #define OACL_ARGS_BUFFER_SIZE (64u * 1024u)
 
+/* One parameter of an argument list. */
 struct oacl_param {
-    struct oacl_obj obj;                /* not refcounted: lives in its list */
+    struct oacl_obj obj;                /* runtime lists: its table handle (not refcounted) */
     struct oacl_args *list;
     uint32_t index;
+    uint32_t offset, size;              /* in the list's buffer */
+    bool is_placeholder;
+    bool has_data;                      /* a placeholder whose data area was reserved */
+    uint64_t tag;                       /* user lists: OACL_USER_PARAM_TAG while valid */
 };
 
+/*
+ * An argument list. Runtime lists (aclrtKernelArgsInit) are per thread and
+ * reused, with table handles. User lists (aclrtKernelArgsInitByUserMem)
+ * live in caller memory: the header and records in the handle memory, the
+ * argument bytes in the caller's buffer; their handles are addresses.
+ */
 struct oacl_args {
-    struct oacl_obj obj;                /* not refcounted: per-thread, reused */
-    struct oacl_function *func;         /* +1 reference while initialised */
+    struct oacl_obj obj;                /* runtime lists: a table handle (not refcounted) */
+    uint64_t tag;                       /* user lists: OACL_USER_ARGS_TAG while it holds a list */
+    bool user;
+    uint32_t generation;                /* user lists: of the latest init (in parameter handles) */
+    struct oacl_function *func;         /* runtime lists: +1 reference while initialised; user
+                                           lists: no reference, func_handle is checked at every use */
+    void *func_handle;
+    uint32_t align;                     /* parameter alignment: 8 (CPU kernels: 1) */
+    uint32_t max_params;
+    uint32_t capacity;                  /* bytes of buf */
     uint32_t num_params;
     uint32_t size;                      /* bytes used in buf: parameters, then placeholder data */
     bool finalized;
@@ -264,28 +300,40 @@ struct oacl_args {
     bool data_started;                  /* a placeholder buffer was reserved: no more parameters */
     uint32_t num_placeholders;
     uint32_t num_patches;               /* placeholders with a data area */
-    uint32_t offsets[OACL_ARGS_MAX_PARAMS];
-    uint32_t sizes[OACL_ARGS_MAX_PARAMS];
-    bool is_placeholder[OACL_ARGS_MAX_PARAMS];
-    bool has_data[OACL_ARGS_MAX_PARAMS];
-    struct oacl_arg_patch patches[OACL_ARGS_MAX_PARAMS];
-    struct oacl_param params[OACL_ARGS_MAX_PARAMS];
-    _Alignas(64) unsigned char buf[OACL_ARGS_BUFFER_SIZE];
+    unsigned char *buf;
+    struct oacl_param *params;          /* max_params records */
+    struct oacl_arg_patch *patches;     /* max_params records */
 };
+
+/* The list behind an argsHandle (runtime or user memory); 107017 when it
+ * is stale, not a list, or its kernel was unloaded (kernel_args.c). */
+aclError oacl_args_lookup(aclrtArgsHandle h, struct oacl_args **out, const char *fn);
+/* Bytes of handle memory a user list for f needs (aclrtKernelArgsGetHandleMemSize). */
+size_t oacl_args_user_header_size(const struct oacl_function *f);
 
 /* Launch-time check of an argument list against the kernel's metadata. */
 aclError oacl_args_check(const struct oacl_args *a, const struct oacl_function *f, const char *fn);
 
 /* ---- device variables (symbol.c, binary_global.c) ------------------------------- */
 
+/* What a binary is loaded from: a file (path), or len bytes at data (a
+ * kernel image, or a CPU-kernel library with cpu_library). */
+struct oacl_binary_source {
+    const char *path;
+    const void *data;
+    size_t len;
+    bool cpu_library;
+};
+
 /*
- * Loads `path` for dev as a new instance of binary b (its own globals): the
+ * Loads src for dev as a new instance of binary b (its own globals): the
  * module, its memory ranges in the address registry (device memory of dev,
  * read-only parts read-only) and the device variables its constructors
  * register. Fills b->module, kernels, dev, ranges. Fails with a message
  * naming fn.
  */
-aclError oacl_binary_load_module(struct oacl_binary *b, struct oacl_device *dev, const char *path, const char *fn);
+aclError oacl_binary_load_module(struct oacl_binary *b, struct oacl_device *dev, const struct oacl_binary_source *src,
+                                 const char *fn);
 /* Takes the binary's variables and memory out of the symbol table and the
  * registry (aclrtBinaryUnLoad; the object may live on a while). Idempotent. */
 void oacl_binary_forget_memory(struct oacl_binary *b);
@@ -402,5 +450,54 @@ int64_t oacl_sysparam_get(int opt);
 void oacl_sysparam_set(int opt, int64_t value);
 /* ACL_OPT_ENABLE_DEBUG_KERNEL is 1: kernels' global-memory accesses may be checked. */
 bool oacl_sysparam_debug_kernel(void);
+
+/* ---- device-kernel chapter (acl-rt-device-kernel-extras.md) ---------------- */
+
+/* Device ids (device_ids.c). Applies ASCEND_RT_VISIBLE_DEVICES to the
+ * driver's device count and returns the number of user ids (0 when the
+ * variable is malformed); the check fails every device call then. */
+uint32_t oacl_visible_devices_init(uint32_t driver_count);
+aclError oacl_visible_devices_check(const char *fn);
+/* Physical (= logical) id of a valid user id. */
+int32_t oacl_device_phys_id(int32_t user);
+/* Whether logical device `logical` is visible to the process. */
+bool oacl_logical_visible(int32_t logical);
+
+/* Frees the device's aclrtGetHardwareSyncAddr area (final reset; hw_sync.c). */
+void oacl_hw_sync_release(struct oacl_device *dev);
+
+/* The error that stopped the calling thread's current context (STOP
+ * mode), 0 if none or no context; records nothing (context.c). */
+int oacl_ctx_stopped_error(void);
+
+/* Kernel binaries (kernel_binary.c): a new binary handle for src loaded on
+ * the device of ctx; default_type as in struct oacl_binary. */
+aclError oacl_binary_create(struct oacl_context *ctx, const struct oacl_binary_source *src, int32_t default_type,
+                            aclrtBinHandle *out, const char *fn);
+/* The binary's CPU functions lose their handles (aclrtBinaryUnLoad). */
+void oacl_binary_retire_cpu_funcs(struct oacl_binary *b);
+
+/* Launches (kernel_launch.c): a parsed aclrtLaunchKernelCfg, and the
+ * common tail of every launch form. bin_dev is the device the kernel was
+ * loaded for (NULL: code linked into the program, runs on any device;
+ * another device than the current one: 107017). */
+struct oacl_launch_cfg {
+    uint32_t block_offset;
+    uint64_t timeout_ns;
+    const struct oacl_arg_patch *patches; /* placeholders (copied blobs) */
+    uint32_t num_patches;
+    bool data_dump;                       /* ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP */
+};
+aclError oacl_launch_cfg_parse(const aclrtLaunchKernelCfg *cfg, struct oacl_launch_cfg *out, const char *fn);
+aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kernel_info *info,
+                             struct oacl_device *bin_dev, uint32_t num_blocks, aclrtStream stream,
+                             const struct oacl_launch_cfg *c, const void *args, size_t args_size, bool copy_args,
+                             const char *fn);
+
+/* The kernel behind a `void *func` argument (+1 reference): with symbols,
+ * first the host address of a kernel linked into the program (needs a
+ * context: 107002), then a live function handle; else 107017
+ * (kernel_symbol.c). */
+aclError oacl_func_resolve(const void *func, bool symbols, struct oacl_function **out, const char *fn);
 
 #endif /* OACL_RUNTIME_RUNTIME_H */

@@ -446,7 +446,7 @@ OACL_API aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority)
     struct oacl_stream *s = NULL;
     aclError rc = oacl_stream_arg(stream, OACL_STREAM_QUERY, &s, __func__);
     if (rc == ACL_SUCCESS) {
-        *priority = s->priority;
+        *priority = __atomic_load_n(&s->priority, __ATOMIC_ACQUIRE); /* aclrtSetStreamAttribute may change it */
         oacl_obj_put(&s->obj);
     }
     return rc;

@@ -1,5 +1,5 @@
 /*
- * The source rewriter of oacl-cc (tools/oacl_rewrite.c): <<<>>> launches
+ * The source rewriter of oacl-cc (tools/oacl-cc/oacl_rewrite.c): <<<>>> launches
  * and asm("trap") become calls, namespace-scope __gm__ variables get a
  * registration, everything else stays byte for byte, line numbers are
  * kept, and malformed launches are reported with their line.
@@ -288,6 +288,62 @@ static void test_gm_vars_not_registered(void **state)
     expect_gm("__gm__ x;\n__gm__ struct Tag;\n", false, "");
 }
 
+/* With register_kernels, __global__ definitions at namespace scope get a
+ * registration after their closing brace, on the same line. */
+static void rw_kernels(const char *in, bool cxx, bool reg, unsigned want_kernels, const char *const *want_names)
+{
+    struct oacl_rw_options o = {.cxx = cxx, .register_kernels = reg};
+    struct oacl_rw_result r;
+    if (!oacl_rewrite_opts(in, strlen(in), &o, &r))
+        fail_msg("rewrite failed: %s", r.diags[0].msg);
+    assert_int_equal(r.kernels, want_kernels);
+    assert_int_equal(count_lines(in, strlen(in)), count_lines(r.text, r.len));
+    for (size_t i = 0; want_names && want_names[i]; i++) {
+        char needle[128];
+        snprintf(needle, sizeof(needle), "::oacl::kentry::registration<&%s>", want_names[i]);
+        if (!strstr(r.text, needle))
+            fail_msg("no registration of %s in\n%s", want_names[i], r.text);
+    }
+    if (!want_kernels && strcmp(r.text, in) != 0)
+        fail_msg("text changed:\n%s", r.text);
+    free(r.text);
+}
+
+static void test_kernels_registered(void **state)
+{
+    (void)state;
+    const char *src = "extern \"C\" __global__ __aicore__ void k1(GM_ADDR x, uint32_t n)\n{\n    if (n) { x[0] = 1; }\n}\n"
+                      "namespace ns {\n__global__ void k2() { }\n}\n"
+                      "extern \"C\" {\n__global__ [[maybe_unused]] void k3(int a) { (void)a; }\n}\n";
+    static const char *const names[] = {"k1", "k2", "k3", NULL};
+    rw_kernels(src, true, true, 3, names);
+    /* The registration follows the body's brace on the same line. */
+    struct oacl_rw_options o = {.cxx = true, .register_kernels = true};
+    struct oacl_rw_result r;
+    assert_true(oacl_rewrite_opts(src, strlen(src), &o, &r));
+    assert_non_null(strstr(r.text, "x[0] = 1; }\n} static const ::oacl::kentry::registration<&k1>"));
+    free(r.text);
+}
+
+static void test_kernels_not_registered(void **state)
+{
+    (void)state;
+    /* Off by default, and for C sources. */
+    const char *def = "__global__ void k(int a) { (void)a; }\n";
+    rw_kernels(def, true, false, 0, NULL);
+    rw_kernels(def, false, true, 0, NULL);
+    /* Declarations, templates, members, qualified names, non-kernels, kernels in macros. */
+    rw_kernels("__global__ void k(int a);\n"
+               "template <typename T> __global__ void t(T a) { (void)a; }\n"
+               "struct S { __global__ void m() { } };\n"
+               "__global__ void ns::q() { }\n"
+               "void host(int a) { (void)a; }\n"
+               "#define K __global__ void mk() { }\n"
+               "// __global__ void commented() { }\n"
+               "const char *s = \"__global__ void str() { }\";\n",
+               true, true, 0, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -303,6 +359,8 @@ int main(void)
         cmocka_unit_test(test_text_outside_launches_untouched),
         cmocka_unit_test(test_gm_vars_registered),
         cmocka_unit_test(test_gm_vars_not_registered),
+        cmocka_unit_test(test_kernels_registered),
+        cmocka_unit_test(test_kernels_not_registered),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,6 +48,13 @@ int use(void)
 {
     return (int)ACL_OPT_STRONG_CONSISTENCY;
 }
+#elif defined(USE_QUERY_EVENT)
+aclError use(aclrtEvent e);
+aclError use(aclrtEvent e)
+{
+    aclrtEventStatus st;
+    return aclrtQueryEvent(e, &st);
+}
 #else
 #error "select a variant"
 #endif

@@ -96,7 +96,11 @@ static void test_load_bad_args(void **state)
             "binHandle");
     aclrtBinaryLoadOptions opts = {.options = NULL, .numOpt = 1};
     ACL_ERR(aclrtBinaryLoadFromFile(oacl_test_kernel_path("rt_misc"), &opts, &bin), ACL_ERROR_RT_PARAM_INVALID,
-            "numOpt");
+            "options->options is NULL");
+    opts.numOpt = 0; /* refused even without options (device-kernel chapter 7 C5) */
+    ACL_ERR(aclrtBinaryLoadFromFile(oacl_test_kernel_path("rt_misc"), &opts, &bin), ACL_ERROR_RT_PARAM_INVALID,
+            "options->options is NULL");
+    opts.numOpt = 1;
     aclrtBinaryLoadOption o = {.type = ACL_RT_BINARY_LOAD_OPT_MAGIC};
     o.value.magic = ACL_RT_BINARY_MAGIC_ELF_AICORE;
     opts.options = &o;
@@ -109,6 +113,17 @@ static void test_load_bad_args(void **state)
     o.type = (aclrtBinaryLoadOptionType)77;
     ACL_ERR(aclrtBinaryLoadFromFile(oacl_test_kernel_path("rt_misc"), &opts, &bin), ACL_ERROR_RT_PARAM_INVALID,
             "unknown option");
+    /* CPU_KERNEL_MODE 0 and 1 name AI CPU operator files (Decision 16), 2 is for memory images. */
+    o.type = ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE;
+    o.value.cpuKernelMode = 0;
+    ACL_ERR(aclrtBinaryLoadFromFile(oacl_test_kernel_path("rt_misc"), &opts, &bin), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+            "CPU_KERNEL_MODE 0");
+    o.value.cpuKernelMode = 1;
+    ACL_ERR(aclrtBinaryLoadFromFile(oacl_test_kernel_path("rt_misc"), &opts, &bin), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+            "CPU_KERNEL_MODE 1");
+    o.value.cpuKernelMode = 2;
+    ACL_ERR(aclrtBinaryLoadFromFile(oacl_test_kernel_path("rt_misc"), &opts, &bin), ACL_ERROR_RT_PARAM_INVALID,
+            "cpuKernelMode must be 0 or 1");
     assert_ptr_equal(bin, (aclrtBinHandle)0x1234); /* untouched on failure */
     /* Valid options load. */
     o.type = ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD;
@@ -414,6 +429,13 @@ static void test_launch_bad_args(void **state)
     cfg.numAttrs = 2;
     ACL_ERR(aclrtLaunchKernelWithConfig(f, 1, g_stream, &cfg, args, NULL), ACL_ERROR_RT_PARAM_INVALID,
             "cannot be combined");
+    /* Unknown attribute ids are refused, not ignored (device-kernel chapter 7 C2). */
+    attrs[1].id = (aclrtLaunchKernelAttrId)10;
+    ACL_ERR(aclrtLaunchKernelWithConfig(f, 1, g_stream, &cfg, args, NULL), ACL_ERROR_RT_PARAM_INVALID,
+            "unknown launch attribute id 10");
+    attrs[1].id = (aclrtLaunchKernelAttrId)0;
+    ACL_ERR(aclrtLaunchKernelWithConfig(f, 1, g_stream, &cfg, args, NULL), ACL_ERROR_RT_PARAM_INVALID,
+            "unknown launch attribute id 0");
     /* After all that, the list and the stream still work. */
     ACL_OK(aclrtLaunchKernelWithConfig(f, 4, g_stream, NULL, args, NULL));
     ACL_OK(aclrtSynchronizeStream(g_stream));
@@ -540,8 +562,9 @@ static void test_launch_other_context(void **state)
     ACL_OK(aclrtKernelArgsFinalize(args));
     ACL_ERR(aclrtLaunchKernelWithConfig(f, 1, g_stream, NULL, args, NULL), ACL_ERROR_RT_STREAM_CONTEXT,
             "another context");
-    /* Device 1's default stream: the binary was loaded for device 0. */
-    ACL_ERR(aclrtLaunchKernelWithConfig(f, 1, NULL, NULL, args, NULL), ACL_ERROR_RT_PARAM_INVALID,
+    /* Device 1's default stream: the binary was loaded for device 0, where
+       alone its handle is valid (device-kernel chapter 7 C3). */
+    ACL_ERR(aclrtLaunchKernelWithConfig(f, 1, NULL, NULL, args, NULL), ACL_ERROR_RT_INVALID_HANDLE,
             "loaded for device 0");
     ACL_OK(aclrtResetDevice(1));
     ACL_OK(aclrtSetDevice(0));

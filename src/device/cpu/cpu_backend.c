@@ -465,4 +465,13 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     /* observation: profiler markers, stream names for traces and dumps */
     .queue_marker = oacl_cpu_queue_marker,
     .queue_set_id = oacl_cpu_queue_set_id,
+    /* device-kernel chapter */
+    .cnt_notify_create = oacl_cpu_cnt_notify_create,
+    .cnt_notify_destroy = oacl_cpu_cnt_notify_destroy,
+    .cnt_notify_record = oacl_cpu_cnt_notify_record,
+    .cnt_notify_wait = oacl_cpu_cnt_notify_wait,
+    .module_load_data = oacl_cpu_module_load_data,
+    .module_linked = oacl_cpu_module_linked,
+    .module_cpu_kernel = oacl_cpu_module_cpu_kernel,
+    .kernel_code = oacl_cpu_kernel_code,
 };

@@ -5,6 +5,7 @@
 #ifndef OACL_DEVICE_CPU_CPU_DEVICE_H
 #define OACL_DEVICE_CPU_CPU_DEVICE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -137,6 +138,14 @@ struct oacl_module {
     struct oacl_module_object *objects;
     uint32_t num_objects;
     char *strtab;
+    /* device-kernel chapter */
+    bool linked;                     /* part of the program (module_linked): nothing to unload */
+    bool from_memory;                /* loaded from an image in memory (messages) */
+    bool cpu_library;                /* a CPU-kernel library (no kernel table) */
+    pthread_mutex_t cpu_lock;        /* guards cpu_kernels */
+    struct oacl_cpu_kernel *cpu_kernels;
+    struct oacl_module_object *funcs;/* exported functions (kernel_code) */
+    uint32_t num_funcs;
 };
 
 /* ---- executor (executor.c) ---- */
@@ -210,7 +219,7 @@ int oacl_cpu_queue_cmo(struct oacl_queue *q, const void *ptr, size_t size, const
 int oacl_cpu_event_create(struct oacl_bdev *dev, struct oacl_bevent **out, char *err);
 void oacl_cpu_event_destroy(struct oacl_bevent *e);
 int oacl_cpu_event_record(struct oacl_queue *q, struct oacl_bevent *e, char *err);
-int oacl_cpu_event_wait(struct oacl_queue *q, struct oacl_bevent *e, bool *queued, char *err);
+int oacl_cpu_event_wait(struct oacl_queue *q, struct oacl_bevent *e, uint64_t timeout_ns, bool *queued, char *err);
 int oacl_cpu_event_reset(struct oacl_queue *q, struct oacl_bevent *e, char *err);
 void oacl_cpu_event_query(struct oacl_bevent *e, struct oacl_event_state *st);
 /* 0, or ETIMEDOUT. */
@@ -228,6 +237,7 @@ struct oacl_poll {
     const char *what;                    /* for the timeout message */
     int error;                           /* set by ready() (returning true) to fail the wait */
     const char *error_msg;               /* static text for error */
+    void (*expired)(struct oacl_poll *p); /* optional: told before a timed-out wait is failed and completed */
     /* poller's own */
     uint64_t deadline_ns;
     struct oacl_poll *prev, *next;
@@ -340,6 +350,36 @@ static inline uint64_t oacl_cpu_block_begin(struct oacl_task *t)
         return oacl_cpu_block_begin_slow(t);
     return 0;
 }
+/* ---- device-kernel chapter (cnt_notify.c, kernel_module.c, cpu_kernel.c) ---- */
+
+int oacl_cpu_cnt_notify_create(struct oacl_bdev *dev, struct oacl_bcntnotify **out, char *err);
+void oacl_cpu_cnt_notify_destroy(struct oacl_bcntnotify *n);
+int oacl_cpu_cnt_notify_record(struct oacl_queue *q, struct oacl_bcntnotify *n, uint32_t mode, uint32_t value,
+                               char *err);
+int oacl_cpu_cnt_notify_wait(struct oacl_queue *q, struct oacl_bcntnotify *n, uint32_t mode, uint32_t value,
+                             bool clear, uint64_t timeout_ns, char *err);
+int oacl_cpu_module_load_data(struct oacl_bdev *dev, const void *data, size_t len, const char *name, bool cpu_library,
+                              struct oacl_module **out, const struct oacl_kernel_info **kernels,
+                              uint32_t *num_kernels, char *err);
+int oacl_cpu_module_linked(const void *addr, struct oacl_module **out, char *err);
+int oacl_cpu_module_cpu_kernel(struct oacl_module *m, const char *func_name, const char *kernel_name,
+                               const struct oacl_kernel_info **out, char *err);
+void oacl_cpu_kernel_code(struct oacl_module *m, const struct oacl_kernel_info *k, const void *symbol, void **addr,
+                          size_t *size);
+
+/* CPU kernels (cpu_kernel.c): the descriptor the executor runs for one, and
+ * how a block of it runs (kernel_exec.c calls it under its fault capture). */
+struct oacl_cpu_kernel {
+    struct oacl_kernel_desc desc;    /* first: tasks point at it; entry is oacl_cpu_kernel_entry */
+    struct oacl_kernel_info info;
+    uint32_t (*fn)(void *args);
+    char *func_name;
+    char *kernel_name;
+    struct oacl_cpu_kernel *next;    /* the module's list */
+};
+void oacl_cpu_kernel_entry(const void *args);
+/* Frees a module's CPU kernels. */
+void oacl_cpu_kernels_free(struct oacl_cpu_kernel *list);
 
 /* ---- small helpers ---- */
 

@@ -9,6 +9,10 @@
  * Captures are kept in a list until they complete; a capture that is not
  * in the list is complete.
  *
+ * A wait with a timeout is parked on the poller instead, which releases it
+ * when its capture completes (every completing task kicks the poller) or
+ * fails it with ACL_ERROR_RT_TASK_TIMEOUT when the time is up.
+ *
  * IPC events (event_create_shared, event_import) keep their state in
  * shared memory: the ops below hand them over to ipc_event.c.
  */
@@ -114,6 +118,21 @@ struct record_data {
     uint64_t gen;
 };
 
+/* A stream wait: the capture it waits for, and the poller's record when it
+ * has a timeout. */
+struct wait_data {
+    struct record_data r;            /* first: the record helpers see it */
+    uint32_t pending;                /* atomic: counted in the event's pending_waits */
+    struct oacl_poll poll;           /* timed waits only */
+};
+
+/* The wait no longer counts as pending (passed, failed or dropped); once. */
+static void wait_passed(struct wait_data *w)
+{
+    if (__atomic_exchange_n(&w->pending, 0, __ATOMIC_ACQ_REL))
+        __atomic_sub_fetch(&w->r.event->pending_waits, 1, __ATOMIC_RELAXED);
+}
+
 /* Runs when the record reaches the head of its queue: the captured work is
  * done. */
 static void record_run(struct oacl_task *t, uint32_t unit)
@@ -150,7 +169,7 @@ static void record_run(struct oacl_task *t, uint32_t unit)
         struct oacl_task *w = release;
         release = w->link;
         w->link = NULL;
-        __atomic_sub_fetch(&e->pending_waits, 1, __ATOMIC_RELAXED);
+        wait_passed(w->data);
         oacl_exec_task_done(w);
     }
 }
@@ -196,10 +215,42 @@ int oacl_cpu_event_record(struct oacl_queue *q, struct oacl_bevent *e, char *err
 
 /* Starts a wait: done at once when its capture is complete, else parked on
  * the capture until its record runs. */
+/* A timed wait is ready once its capture left the pending list. */
+static bool wait_ready(struct oacl_poll *p)
+{
+    struct wait_data *w = p->task->data;
+    struct oacl_bevent *e = w->r.event;
+    bool pending = false;
+    pthread_mutex_lock(&e->lock);
+    for (struct capture *c = e->pending; c && !pending; c = c->next)
+        pending = c->gen == w->r.gen;
+    pthread_mutex_unlock(&e->lock);
+    if (!pending)
+        wait_passed(w);
+    return !pending;
+}
+
+/* A timed wait that expired no longer counts as pending, before its
+ * stream can see it done. */
+static void wait_expired(struct oacl_poll *p) { wait_passed(p->task->data); }
+
 static bool wait_start(struct oacl_task *t)
 {
-    struct record_data *r = t->data;
+    struct wait_data *w = t->data;
+    struct record_data *r = &w->r;
     struct oacl_bevent *e = r->event;
+    if (w->poll.timeout_ns) {
+        if (wait_ready(&w->poll))
+            return true;
+        char err[OACL_BACKEND_ERRLEN];
+        int rc = oacl_poller_park(&w->poll, err);
+        if (rc) {
+            oacl_exec_task_fail(t, rc, err);
+            wait_passed(w);
+            return true;
+        }
+        return false;
+    }
     pthread_mutex_lock(&e->lock);
     for (struct capture *c = e->pending; c; c = c->next) {
         if (c->gen == r->gen) {
@@ -210,15 +261,23 @@ static bool wait_start(struct oacl_task *t)
         }
     }
     pthread_mutex_unlock(&e->lock);
-    __atomic_sub_fetch(&e->pending_waits, 1, __ATOMIC_RELAXED);
+    wait_passed(w);
     return true;
 }
 
 /* Forced destroy of the waiting queue: unpark and finish the wait. */
 static void wait_cancel(struct oacl_task *t)
 {
-    struct record_data *r = t->data;
+    struct wait_data *w = t->data;
+    struct record_data *r = &w->r;
     struct oacl_bevent *e = r->event;
+    if (w->poll.timeout_ns) {
+        if (oacl_poller_cancel(&w->poll)) { /* still parked: finish it here */
+            wait_passed(w);
+            oacl_exec_task_done(t);
+        }
+        return;
+    }
     bool found = false;
     pthread_mutex_lock(&e->lock);
     for (struct capture *c = e->pending; c && !found; c = c->next)
@@ -231,38 +290,44 @@ static void wait_cancel(struct oacl_task *t)
     pthread_mutex_unlock(&e->lock);
     if (found) { /* not released by a record meanwhile */
         t->link = NULL;
-        __atomic_sub_fetch(&e->pending_waits, 1, __ATOMIC_RELAXED);
+        wait_passed(w);
         oacl_exec_task_done(t);
     }
 }
 
 static void wait_release(struct oacl_task *t)
 {
-    struct record_data *r = t->data;
-    if (!t->started) /* dropped before it ever ran */
-        __atomic_sub_fetch(&r->event->pending_waits, 1, __ATOMIC_RELAXED);
-    event_put(r->event);
+    struct wait_data *w = t->data;
+    wait_passed(w); /* dropped before it ran, or failed by a timeout */
+    event_put(w->r.event);
     free(t);
 }
 
-int oacl_cpu_event_wait(struct oacl_queue *q, struct oacl_bevent *e, bool *queued, char *err)
+int oacl_cpu_event_wait(struct oacl_queue *q, struct oacl_bevent *e, uint64_t timeout_ns, bool *queued, char *err)
 {
     if (e->ipc)
-        return oacl_cpu_ipc_event_wait(q, e->ipc, 0, queued, err);
+        return oacl_cpu_ipc_event_wait(q, e->ipc, timeout_ns, queued, err);
     pthread_mutex_lock(&e->lock);
     uint64_t gen = e->last_gen > e->reset_gen ? e->last_gen : 0;
     pthread_mutex_unlock(&e->lock);
     *queued = gen != 0;
     if (!gen)
         return ACL_SUCCESS; /* nothing recorded: nothing to wait for */
-    struct oacl_task *t = oacl_task_new(sizeof(struct record_data));
+    struct oacl_task *t = oacl_task_new(sizeof(struct wait_data));
     if (!t) {
         snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for an event wait");
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    struct record_data *r = t->data;
+    struct wait_data *w = t->data;
+    struct record_data *r = &w->r;
     __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
     __atomic_add_fetch(&e->pending_waits, 1, __ATOMIC_RELAXED);
+    w->pending = 1;
+    w->poll.task = t;
+    w->poll.ready = wait_ready;
+    w->poll.expired = wait_expired;
+    w->poll.timeout_ns = timeout_ns;
+    w->poll.what = "the awaited event record";
     r->event = e;
     r->gen = gen;
     t->kind = OACL_TASK_EXTERNAL;

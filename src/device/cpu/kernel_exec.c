@@ -86,6 +86,16 @@ static __attribute__((noinline)) bool call_entry(struct exec_thread *et, oacl_ke
     return true;
 }
 
+/* call_entry for a CPU kernel, which returns a status. */
+static __attribute__((noinline)) bool call_cpu(struct exec_thread *et, uint32_t (*fn)(void *), void *args,
+                                               uint32_t *ret)
+{
+    if (sigsetjmp(et->jmp, 0) != 0)
+        return false;
+    *ret = fn(args);
+    return true;
+}
+
 void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
 {
     uint64_t observed = oacl_cpu_block_begin(t); /* profiler, dumps, status page */
@@ -110,8 +120,21 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     b->kernel_name = t->kernel->name;
     b->pipe_live = 0;
     tls_block = b;
-    if (!call_entry(et, t->kernel->entry, t->args))
+    if (t->kernel->entry == oacl_cpu_kernel_entry) {
+        /* A CPU kernel: its return value says whether the block failed. */
+        const struct oacl_cpu_kernel *ck = (const struct oacl_cpu_kernel *)t->kernel;
+        uint32_t ret = 0;
+        if (!call_cpu(et, ck->fn, (void *)(uintptr_t)t->args, &ret)) {
+            oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_EXCEPTION, et->fault_msg);
+        } else if (ret != 0) {
+            char msg[200];
+            snprintf(msg, sizeof(msg), "CPU kernel '%s' (%s) returned %u in block %u", ck->kernel_name, ck->func_name,
+                     ret, b->block_idx);
+            oacl_exec_task_fail(t, ACL_ERROR_RT_AICPU_EXCEPTION, msg);
+        }
+    } else if (!call_entry(et, t->kernel->entry, t->args)) {
         oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_EXCEPTION, et->fault_msg);
+    }
     tls_block = NULL;
     if (observed)
         oacl_cpu_block_end(t, unit, observed, true);

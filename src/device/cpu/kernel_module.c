@@ -173,7 +173,8 @@ static int read_objects(const struct image *img, struct oacl_module *m, bool *ha
         size_t nsyms = sh.sh_size / sizeof(Elf64_Sym);
         m->strtab = malloc(strh.sh_size + 1);
         m->objects = calloc(nsyms ? nsyms : 1, sizeof(*m->objects));
-        if (!m->strtab || !m->objects)
+        m->funcs = calloc(nsyms ? nsyms : 1, sizeof(*m->funcs));
+        if (!m->strtab || !m->objects || !m->funcs)
             return ACL_ERROR_RT_MEMORY_ALLOCATION;
         memcpy(m->strtab, img->data + strh.sh_offset, strh.sh_size);
         m->strtab[strh.sh_size] = '\0';
@@ -181,6 +182,12 @@ static int read_objects(const struct image *img, struct oacl_module *m, bool *ha
             Elf64_Sym sym;
             image_get(img, sh.sh_offset + k * sizeof(sym), &sym, sizeof(sym));
             unsigned bind = ELF64_ST_BIND(sym.st_info), vis = ELF64_ST_VISIBILITY(sym.st_other);
+            if (ELF64_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF && sym.st_value != 0) {
+                struct oacl_module_object *f = &m->funcs[m->num_funcs++]; /* for kernel_code */
+                f->addr = (uintptr_t)sym.st_value;
+                f->size = (size_t)sym.st_size;
+                continue;
+            }
             if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
                 sym.st_name == 0 || sym.st_name >= strh.sh_size ||
                 !(bind == STB_GLOBAL || bind == STB_WEAK || bind == STB_GNU_UNIQUE) ||
@@ -336,10 +343,13 @@ static void *open_copy(const char *path, const struct image *img, struct oacl_mo
         unlink(tmpl);
     }
     free(tmpl);
-    fmt_err(err, ACL_ERROR_RT_PARAM_INVALID,
-            "cannot load another instance of kernel binary '%s' (it is loaded already; a private copy is needed "
-            "for separate globals): %s",
-            path, why);
+    if (m->from_memory)
+        fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "cannot load the %s: %s", path, why);
+    else
+        fmt_err(err, ACL_ERROR_RT_PARAM_INVALID,
+                "cannot load another instance of kernel binary '%s' (it is loaded already; a private copy is needed "
+                "for separate globals): %s",
+                path, why);
     return NULL;
 }
 
@@ -373,7 +383,7 @@ static void *open_instance(const char *path, const struct image *img, struct oac
 
 static void module_free(struct oacl_module *m)
 {
-    if (m->dl)
+    if (m->dl && !m->linked)
         dlclose(m->dl);
     if (m->copy_fd >= 0)
         close(m->copy_fd); /* after dlclose: the name stays unique while loaded */
@@ -385,7 +395,10 @@ static void module_free(struct oacl_module *m)
     free(m->path);
     free(m->ranges);
     free(m->objects);
+    free(m->funcs);
     free(m->strtab);
+    oacl_cpu_kernels_free(m->cpu_kernels);
+    pthread_mutex_destroy(&m->cpu_lock);
     free(m);
 }
 
@@ -417,53 +430,59 @@ static int check_desc(const struct oacl_kernel_binary_desc *d, const char *path,
     return ACL_SUCCESS;
 }
 
-int oacl_cpu_module_load(struct oacl_bdev *dev, const char *path, struct oacl_module **out,
-                         const struct oacl_kernel_info **kernels, uint32_t *num_kernels, char *err)
+/* Loads an image (taken over) read from the file `path`, or from memory
+ * when path is NULL (`name` stands for it in messages). */
+static int load_image(struct oacl_bdev *dev, struct image *img, const char *path, const char *name, bool cpu_library,
+                      struct oacl_module **out, const struct oacl_kernel_info **kernels, uint32_t *num_kernels,
+                      char *err)
 {
-    struct image img = {0};
-    int rc = read_image(path, &img, err);
-    if (rc)
-        return rc;
     struct oacl_module *m = calloc(1, sizeof(*m));
     if (!m) {
-        free(img.data);
+        free(img->data);
         return fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
     }
     m->copy_fd = -1;
+    m->from_memory = path == NULL;
+    m->cpu_library = cpu_library;
+    pthread_mutex_init(&m->cpu_lock, NULL);
     bool has_desc = false;
-    rc = check_elf(path, &img, err);
-    if (rc == ACL_SUCCESS && read_objects(&img, m, &has_desc) != ACL_SUCCESS)
+    int rc = check_elf(name, img, err);
+    if (rc == ACL_SUCCESS && read_objects(img, m, &has_desc) != ACL_SUCCESS)
         rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
     /* Without the descriptor symbol nothing of the file runs: loading any
-       shared object (perhaps one the process uses) is never attempted. */
-    if (rc == ACL_SUCCESS && !has_desc && m->strtab)
+       shared object (perhaps one the process uses) is never attempted. A
+       CPU-kernel library has no descriptor: it is loaded as it is. */
+    if (rc == ACL_SUCCESS && !cpu_library && !has_desc && m->strtab)
         rc = fmt_err(err, ACL_ERROR_RT_PARAM_INVALID,
-                     "'%s' is not a kernel binary (a shared object without the %s descriptor)", path,
+                     "'%s' is not a kernel binary (a shared object without the %s descriptor)", name,
                      OACL_KBIN_SYMBOL);
     if (rc == ACL_SUCCESS) {
-        m->dl = open_instance(path, &img, m, err);
+        /* A memory image always gets its own private copy. */
+        m->dl = path ? open_instance(path, img, m, err) : open_copy(name, img, m, err);
         if (!m->dl)
             rc = ACL_ERROR_RT_PARAM_INVALID;
     }
     const struct oacl_kernel_binary_desc *d = NULL;
-    if (rc == ACL_SUCCESS) {
+    if (rc == ACL_SUCCESS && !cpu_library) {
         d = dlsym(m->dl, OACL_KBIN_SYMBOL);
         if (!d)
             rc = fmt_err(err, ACL_ERROR_RT_PARAM_INVALID,
-                         "'%s' is not a kernel binary (a shared object without the %s descriptor)", path,
+                         "'%s' is not a kernel binary (a shared object without the %s descriptor)", name,
                          OACL_KBIN_SYMBOL);
         else
-            rc = check_desc(d, path, dev, err);
+            rc = check_desc(d, name, dev, err);
     }
     struct link_map *lm = NULL;
     if (rc == ACL_SUCCESS && (dlinfo(m->dl, RTLD_DI_LINKMAP, &lm) != 0 || !lm))
-        rc = fmt_err(err, ACL_ERROR_RT_INTERNAL_ERROR, "cannot find where kernel binary '%s' was loaded", path);
-    if (rc == ACL_SUCCESS && compute_ranges(&img, m, (uintptr_t)lm->l_addr) != ACL_SUCCESS)
+        rc = fmt_err(err, ACL_ERROR_RT_INTERNAL_ERROR, "cannot find where kernel binary '%s' was loaded", name);
+    if (rc == ACL_SUCCESS && compute_ranges(img, m, (uintptr_t)lm->l_addr) != ACL_SUCCESS)
         rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
-    free(img.data);
+    free(img->data);
+    img->data = NULL;
+    uint32_t nk = d ? d->num_kernels : 0;
     if (rc == ACL_SUCCESS) {
-        m->infos = calloc(d->num_kernels, sizeof(*m->infos));
-        m->path = strdup(path);
+        m->infos = calloc(nk ? nk : 1, sizeof(*m->infos));
+        m->path = strdup(name);
         if (!m->infos || !m->path)
             rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
     }
@@ -473,7 +492,9 @@ int oacl_cpu_module_load(struct oacl_bdev *dev, const char *path, struct oacl_mo
     }
     for (uint32_t i = 0; i < m->num_objects; i++)
         m->objects[i].addr += (uintptr_t)lm->l_addr;
-    for (uint32_t i = 0; i < d->num_kernels; i++) {
+    for (uint32_t i = 0; i < m->num_funcs; i++)
+        m->funcs[i].addr += (uintptr_t)lm->l_addr;
+    for (uint32_t i = 0; i < nk; i++) {
         m->infos[i].name = d->kernels[i].name;
         m->infos[i].num_params = d->kernels[i].num_params;
         m->infos[i].param_sizes = d->kernels[i].param_sizes;
@@ -481,13 +502,35 @@ int oacl_cpu_module_load(struct oacl_bdev *dev, const char *path, struct oacl_mo
     }
     m->refs = 1;
     m->desc = d;
-    m->num_kernels = d->num_kernels;
+    m->num_kernels = nk;
     *out = m;
     *kernels = m->infos;
-    *num_kernels = d->num_kernels;
-    OACL_DEBUG("loaded kernel binary %s (%u kernels%s)", path, d->num_kernels,
+    *num_kernels = nk;
+    OACL_DEBUG("loaded %s %s (%u kernels%s)", cpu_library ? "CPU-kernel library" : "kernel binary", name, nk,
                m->copy_fd >= 0 || m->copy_path ? ", private copy" : "");
     return ACL_SUCCESS;
+}
+
+int oacl_cpu_module_load(struct oacl_bdev *dev, const char *path, struct oacl_module **out,
+                         const struct oacl_kernel_info **kernels, uint32_t *num_kernels, char *err)
+{
+    struct image img = {0};
+    int rc = read_image(path, &img, err);
+    if (rc)
+        return rc;
+    return load_image(dev, &img, path, path, false, out, kernels, num_kernels, err);
+}
+
+int oacl_cpu_module_load_data(struct oacl_bdev *dev, const void *data, size_t len, const char *name, bool cpu_library,
+                              struct oacl_module **out, const struct oacl_kernel_info **kernels,
+                              uint32_t *num_kernels, char *err)
+{
+    /* The caller's bytes are read now and never again. */
+    struct image img = {.data = malloc(len ? len : 1), .len = len};
+    if (!img.data)
+        return fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory copying the %s (%zu bytes)", name, len);
+    memcpy(img.data, data, len);
+    return load_image(dev, &img, NULL, name, cpu_library, out, kernels, num_kernels, err);
 }
 
 void oacl_cpu_module_ref(struct oacl_module *m) { __atomic_add_fetch(&m->refs, 1, __ATOMIC_RELAXED); }
@@ -522,4 +565,184 @@ int oacl_cpu_module_global(struct oacl_module *m, const char *name, void **addr,
         }
     }
     return ACL_ERROR_RT_SYMBOL_NOT_FOUND;
+}
+
+/* ---- device-kernel chapter: linked code, CPU kernels, code addresses ---------------- */
+
+struct find_object {
+    uintptr_t addr;
+    bool found;
+    uintptr_t bias, lo, hi;
+    char name[4096];
+};
+
+/* dl_iterate_phdr callback: the loaded object whose PT_LOAD segments hold addr. */
+static int find_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct find_object *f = arg;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    bool inside = false;
+    for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || ph->p_memsz == 0)
+            continue;
+        uintptr_t b = info->dlpi_addr + ph->p_vaddr, e = b + ph->p_memsz;
+        lo = b < lo ? b : lo;
+        hi = e > hi ? e : hi;
+        inside |= f->addr >= b && f->addr < e;
+    }
+    if (!inside)
+        return 0;
+    f->found = true;
+    f->bias = info->dlpi_addr;
+    f->lo = lo;
+    f->hi = hi;
+    snprintf(f->name, sizeof(f->name), "%s", info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "/proc/self/exe");
+    return 1;
+}
+
+/* Defined functions of every symbol table of the image (.symtab too: a
+ * linked kernel need not be exported), for code sizes by address. */
+static void read_all_funcs(const struct image *img, struct oacl_module *m, uintptr_t bias)
+{
+    Elf64_Ehdr eh;
+    if (!image_get(img, 0, &eh, sizeof(eh)) || eh.e_shentsize != sizeof(Elf64_Shdr))
+        return;
+    size_t total = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (unsigned i = 0; i < eh.e_shnum; i++) {
+            Elf64_Shdr sh;
+            if (!image_get(img, eh.e_shoff + (uint64_t)i * sizeof(sh), &sh, sizeof(sh)) ||
+                (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) || sh.sh_entsize != sizeof(Elf64_Sym) ||
+                sh.sh_offset > img->len || sh.sh_size > img->len - sh.sh_offset)
+                continue;
+            size_t n = sh.sh_size / sizeof(Elf64_Sym);
+            for (size_t k = 0; k < n; k++) {
+                Elf64_Sym sym;
+                image_get(img, sh.sh_offset + k * sizeof(sym), &sym, sizeof(sym));
+                if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
+                    continue;
+                if (pass == 0) {
+                    total++;
+                } else if (m->num_funcs < total) {
+                    struct oacl_module_object *f = &m->funcs[m->num_funcs++];
+                    f->addr = bias + (uintptr_t)sym.st_value;
+                    f->size = (size_t)sym.st_size;
+                }
+            }
+        }
+        if (pass == 0) {
+            free(m->funcs);
+            m->num_funcs = 0;
+            m->funcs = calloc(total ? total : 1, sizeof(*m->funcs));
+            if (!m->funcs)
+                return;
+        }
+    }
+}
+
+int oacl_cpu_module_linked(const void *addr, struct oacl_module **out, char *err)
+{
+    struct find_object f = {.addr = (uintptr_t)addr};
+    dl_iterate_phdr(find_cb, &f);
+    if (!f.found)
+        return fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "address %p lies in no loaded object of the program", addr);
+    struct oacl_module *m = calloc(1, sizeof(*m));
+    if (!m)
+        return fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
+    m->copy_fd = -1;
+    m->linked = true;
+    pthread_mutex_init(&m->cpu_lock, NULL);
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    m->base = f.lo & ~(page - 1);
+    m->extent = ((f.hi + page - 1) & ~(page - 1)) - m->base;
+    m->path = strdup(f.name);
+    /* Globals and code sizes from the object's file; a file that cannot be
+       read (deleted meanwhile) just has none. */
+    struct image img = {0};
+    char ignored[OACL_BACKEND_ERRLEN];
+    if (read_image(f.name, &img, ignored) == ACL_SUCCESS) {
+        bool has_desc;
+        if (check_elf(f.name, &img, ignored) == ACL_SUCCESS && read_objects(&img, m, &has_desc) == ACL_SUCCESS) {
+            for (uint32_t i = 0; i < m->num_objects; i++)
+                m->objects[i].addr += f.bias;
+            read_all_funcs(&img, m, f.bias);
+        }
+        free(img.data);
+    }
+    m->refs = 1;
+    *out = m;
+    return ACL_SUCCESS;
+}
+
+/* Size of the function starting exactly at a, 0 if no symbol says. */
+static size_t func_size(const struct oacl_module *m, uintptr_t a)
+{
+    for (uint32_t i = 0; m && i < m->num_funcs; i++)
+        if (m->funcs[i].addr == a && m->funcs[i].size)
+            return m->funcs[i].size;
+    return 0;
+}
+
+void oacl_cpu_kernel_code(struct oacl_module *m, const struct oacl_kernel_info *k, const void *symbol, void **addr,
+                          size_t *size)
+{
+    const struct oacl_kernel_desc *d = k->backend_kernel;
+    uintptr_t a = (uintptr_t)symbol;
+    if (!a && m && m->dl && !m->linked) {
+        /* The kernel's own exported function, when the module has one. */
+        void *p = dlsym(m->dl, k->name);
+        if (p && (uintptr_t)p >= m->base && (uintptr_t)p < m->base + m->extent && func_size(m, (uintptr_t)p))
+            a = (uintptr_t)p;
+    }
+    if (!a)
+        a = (uintptr_t)d->entry;
+    *addr = (void *)a;
+    *size = func_size(m, a);
+}
+
+int oacl_cpu_module_cpu_kernel(struct oacl_module *m, const char *func_name, const char *kernel_name,
+                               const struct oacl_kernel_info **out, char *err)
+{
+    void *p = m->dl ? dlsym(m->dl, func_name) : NULL;
+    bool exported = false;
+    for (uint32_t i = 0; p && i < m->num_funcs && !exported; i++)
+        exported = m->funcs[i].addr == (uintptr_t)p;
+    if (!exported)
+        return fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "the CPU-kernel library exports no function named '%s'",
+                       func_name);
+    int rc = ACL_SUCCESS;
+    pthread_mutex_lock(&m->cpu_lock);
+    struct oacl_cpu_kernel *ck = m->cpu_kernels;
+    while (ck && (strcmp(ck->func_name, func_name) != 0 || strcmp(ck->kernel_name, kernel_name) != 0))
+        ck = ck->next;
+    if (!ck) {
+        ck = calloc(1, sizeof(*ck));
+        if (ck) {
+            ck->func_name = strdup(func_name);
+            ck->kernel_name = strdup(kernel_name);
+        }
+        if (!ck || !ck->func_name || !ck->kernel_name) {
+            if (ck) {
+                free(ck->func_name);
+                free(ck->kernel_name);
+                free(ck);
+                ck = NULL;
+            }
+            rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
+        } else {
+            ck->fn = (uint32_t (*)(void *))p;
+            ck->desc.name = ck->kernel_name;
+            ck->desc.entry = oacl_cpu_kernel_entry;
+            ck->info.name = ck->kernel_name;
+            ck->info.backend_kernel = &ck->desc;
+            ck->next = m->cpu_kernels;
+            m->cpu_kernels = ck;
+        }
+    }
+    if (ck)
+        *out = &ck->info;
+    pthread_mutex_unlock(&m->cpu_lock);
+    return rc;
 }

@@ -63,6 +63,8 @@ static void finish(struct oacl_poll *done)
         if (p->error) { /* the wait itself failed (e.g. its peer process died) */
             oacl_exec_task_fail(p->task, p->error, p->error_msg ? p->error_msg : p->what);
         } else if (p->timed_out) {
+            if (p->expired)
+                p->expired(p);
             char msg[160];
             snprintf(msg, sizeof(msg), "%s did not happen within %llu ms", p->what,
                      (unsigned long long)(p->timeout_ns / 1000000));

@@ -16,6 +16,7 @@ struct rw {
     const char *s;
     size_t n;
     bool cxx;
+    bool register_kernels; /* C++ sources compiled for linking (oacl_rw_options) */
     char *out;
     size_t len, cap;
     bool oom;
@@ -447,6 +448,8 @@ struct gscan {
     int paren;      /* ( and [ open inside the declaration */
     int brace;      /* { open inside the declaration (initializers, class bodies) */
     unsigned counter;
+    const struct gtok *kernel; /* the __global__ function whose body is open at namespace scope */
+    struct gtok kernel_name;
 };
 
 static bool gt_is(const struct gscan *g, const struct gtok *t, const char *lit)
@@ -740,6 +743,57 @@ static void gt_declaration(struct gscan *g, size_t pos)
     }
 }
 
+/* ---- registrations of linked kernels ------------------------------------------------- */
+
+/*
+ * With register_kernels, a namespace-scope definition of a `__global__`
+ * function (not a template, not a qualified name) gets, on the line of its
+ * closing brace, a static object whose constructor registers the kernel's
+ * host address and descriptor with the runtime (aclrtGetFuncBySymbol) and
+ * whose destructor forgets it (include/oacl/kernel_entry.hpp).
+ */
+
+/* The function name of a definition whose body opens after t[0..n), when
+ * it is a __global__ kernel; NULL otherwise. */
+static const struct gtok *gt_kernel_name(const struct gscan *g)
+{
+    size_t n = g->n;
+    bool global = false;
+    for (size_t i = 0; i < n;) {
+        size_t j = gt_skip_attr(g, i, n);
+        if (j != i) {
+            i = j;
+            continue;
+        }
+        const struct gtok *t = &g->t[i];
+        if (gt_is(g, t, "template") || gt_is(g, t, "operator"))
+            return NULL;
+        if (gt_is(g, t, "__global__"))
+            global = true;
+        if (gt_p(g, t, '(')) {
+            if (!global || i == 0 || g->t[i - 1].kind != GT_IDENT || (i >= 2 && gt_is(g, &g->t[i - 2], "::")))
+                return NULL;
+            return &g->t[i - 1];
+        }
+        i = (gt_p(g, t, '[') || gt_p(g, t, '{')) ? gt_skip_group(g, i, n) : i + 1;
+    }
+    return NULL;
+}
+
+/* The registration of kernel `name`, after the '}' ending at pos. */
+static void gt_register_kernel(struct gscan *g, const struct gtok *name, size_t pos)
+{
+    struct rw *w = g->w;
+    int len = (int)name->len;
+    const char *nm = w->s + name->pos;
+    unsigned k = g->counter++;
+    add_insert(w, pos,
+               alloc_printf(" static const ::oacl::kentry::registration<&%.*s> oacl__kreg_%u __attribute__((unused)) "
+                            "{\"%.*s\"};",
+                            len, nm, k, len, nm));
+    w->res->kernels++;
+}
+
 static void gt_push_tok(struct gscan *g, size_t pos, size_t len, enum gtok_kind kind)
 {
     if (g->n == g->cap) {
@@ -788,8 +842,13 @@ static void gt_token(struct gscan *g, size_t pos, size_t len, enum gtok_kind kin
         } else if (c == '}' && g->depth) {
             if (!g->scope[--g->depth])
                 g->opaque--;
-            if (!g->opaque)
+            if (!g->opaque) {
+                if (g->kernel) { /* the end of a kernel's body */
+                    gt_register_kernel(g, &g->kernel_name, pos + 1);
+                    g->kernel = NULL;
+                }
                 gt_reset(g);
+            }
         }
         return;
     }
@@ -799,6 +858,11 @@ static void gt_token(struct gscan *g, size_t pos, size_t len, enum gtok_kind kin
             g->brace++;
             gt_push_tok(g, pos, len, kind);
         } else {
+            const struct gtok *kn = k == 0 && g->w->register_kernels ? gt_kernel_name(g) : NULL;
+            if (kn) {
+                g->kernel_name = *kn;
+                g->kernel = &g->kernel_name;
+            }
             gt_push_scope(g, k == 1);
             gt_reset(g);
         }
@@ -828,10 +892,11 @@ static void gt_token(struct gscan *g, size_t pos, size_t len, enum gtok_kind kin
 
 static void find_gm_vars(struct rw *w)
 {
-    /* Nothing to find without the word: most sources stop here. */
+    /* Nothing to find without the words: most sources stop here. */
     bool any = false;
     for (size_t i = w->start; i + 6 <= w->n && !any; i++)
-        any = memcmp(w->s + i, "__gm__", 6) == 0;
+        any = memcmp(w->s + i, "__gm__", 6) == 0 ||
+              (w->register_kernels && i + 10 <= w->n && memcmp(w->s + i, "__global__", 10) == 0);
     if (!any)
         return;
     struct gscan g = {.w = w};
@@ -898,8 +963,15 @@ static size_t do_directive(const struct rw *w, size_t i)
 
 bool oacl_rewrite(const char *src, size_t len, bool cxx, struct oacl_rw_result *res)
 {
+    struct oacl_rw_options o = {.cxx = cxx};
+    return oacl_rewrite_opts(src, len, &o, res);
+}
+
+bool oacl_rewrite_opts(const char *src, size_t len, const struct oacl_rw_options *opt, struct oacl_rw_result *res)
+{
     memset(res, 0, sizeof(*res));
-    struct rw w = {.s = src, .n = len, .cxx = cxx, .res = res};
+    bool cxx = opt->cxx;
+    struct rw w = {.s = src, .n = len, .cxx = cxx, .register_kernels = cxx && opt->register_kernels, .res = res};
     bool bol = true;
     size_t i = 0;
     /* A UTF-8 byte-order mark is dropped: the rewritten text follows a

@@ -18,6 +18,11 @@
  * with the kernel's parameter types and queues the kernel with
  * oacl_launch(); the expression's value is an int (0 = queued).
  *
+ *   __global__ ... k(params) { body }   (namespace scope, with register_kernels)
+ *       gets, after its closing brace, a static object registering the
+ *       kernel with the runtime (oacl_register_kernel) for
+ *       aclrtGetFuncBySymbol.
+ *
  *   __gm__ T name = init;   (a namespace-scope definition)
  *       gets, on the same line after its ';', a constructor calling
  *   oacl_register_device_var(&name, &name, sizeof(name), "name")
@@ -48,6 +53,7 @@ struct oacl_rw_result {
     unsigned launches;   /* <<<>>> launches rewritten */
     unsigned traps;      /* asm("trap") statements rewritten */
     unsigned gm_vars;    /* __gm__ variables given a registration */
+    unsigned kernels;    /* __global__ definitions given a registration */
     unsigned ndiags;     /* errors found; text is NULL if any */
     struct oacl_rw_diag diags[8];
 };
@@ -59,5 +65,19 @@ struct oacl_rw_result {
  * res->text is NULL. Free res->text with free().
  */
 bool oacl_rewrite(const char *src, size_t len, bool cxx, struct oacl_rw_result *res);
+
+/*
+ * The same with options. register_kernels (C++ only, for sources compiled
+ * to be linked into a program): every namespace-scope definition of a
+ * __global__ function (not a template, not a qualified name) gets, after
+ * its closing brace, a static object that registers the kernel's host
+ * address and descriptor with the runtime for aclrtGetFuncBySymbol; the
+ * output then needs <oacl/kernel_entry.hpp>.
+ */
+struct oacl_rw_options {
+    bool cxx;
+    bool register_kernels;
+};
+bool oacl_rewrite_opts(const char *src, size_t len, const struct oacl_rw_options *opt, struct oacl_rw_result *res);
 
 #endif /* OACL_REWRITE_H */
