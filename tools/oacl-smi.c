@@ -2,7 +2,8 @@
  * oacl-smi: npu-smi's view of the simulated devices (profiling-and-tools.md
  * §6): every device with its SoC, memory and AI-core utilisation, and the
  * live oacl processes of the calling user with the device memory they hold,
- * read from the status pages the processes keep (src/common/smi_page.h).
+ * read from the status pages the processes keep (src/common/smi_page.h),
+ * found through /proc/<pid>/fd.
  *
  *   oacl-smi [info]                      the table (98 columns, npu-smi's layout)
  *   oacl-smi [info] -l N [-n K]          refresh every N seconds (K times; default forever)
@@ -75,100 +76,79 @@ static void config(void)
     }
 }
 
-/* Start of pid (CLOCK_REALTIME ns) from /proc, 0 if unknown. */
-static uint64_t proc_start_ns(int pid)
+/* The status page of pid, if it has one: its open memfd (see
+ * smi_page.h), opened through /proc. The kernel lets only the same user
+ * (and root) open another process's descriptors; a page exists only while
+ * its process lives. Returns an open descriptor or -1. */
+static int open_page(const char *pid, const char *want)
 {
-    char path[64], buf[4096];
-    snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    char *p = strrchr(buf, ')');
-    if (!p)
-        return 0;
-    unsigned long long start = 0;
-    int field = 2;
-    for (char *tok = strtok(p + 1, " "); tok; tok = strtok(NULL, " "))
-        if (++field == 22) {
-            start = strtoull(tok, NULL, 10);
-            break;
-        }
-    f = fopen("/proc/stat", "r");
-    unsigned long long btime = 0;
-    if (f) {
-        char line[256];
-        while (fgets(line, sizeof(line), f))
-            if (sscanf(line, "btime %llu", &btime) == 1)
-                break;
-        fclose(f);
+    char dir[300];
+    snprintf(dir, sizeof(dir), "/proc/%.256s/fd", pid);
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1; /* gone, or another user's */
+    int fd = -1;
+    struct dirent *e;
+    while (fd < 0 && (e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char path[600], link[512];
+        snprintf(path, sizeof(path), "%s/%.256s", dir, e->d_name);
+        ssize_t n = readlink(path, link, sizeof(link) - 1);
+        if (n <= 0)
+            continue;
+        link[n] = '\0';
+        if (strcmp(link, want) == 0)
+            fd = open(path, O_RDWR | O_CLOEXEC);
     }
-    long hz = sysconf(_SC_CLK_TCK);
-    if (!btime || hz <= 0)
-        return 0;
-    return btime * 1000000000ull + start * (1000000000ull / (unsigned long long)hz);
+    closedir(d);
+    return fd;
 }
 
-/* Reads the pages of live processes of this user; removes stale ones. */
+/* Reads the pages of the live oacl processes of this user. */
 static void scan(bool map_live)
 {
     for (unsigned i = 0; i < g_nprocs; i++)
         if (g_procs[i].live)
             munmap((void *)g_procs[i].live, g_procs[i].len);
     g_nprocs = 0;
-    const char *dir = oacl_smi_dir();
-    DIR *d = opendir(dir);
+    char want[512];
+    oacl_smi_page_link(want, sizeof(want));
+    DIR *d = opendir("/proc");
     if (!d)
         return;
-    char prefix[64];
-    snprintf(prefix, sizeof(prefix), "oacl-%u-", (unsigned)getuid());
     struct dirent *e;
     while ((e = readdir(d)) && g_nprocs < MAX_PROCS) {
-        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
-            continue;
         char *end;
-        long pid = strtol(e->d_name + strlen(prefix), &end, 10);
+        long pid = strtol(e->d_name, &end, 10);
         if (*end || pid <= 0)
             continue;
-        char path[4400];
-        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != getuid())
+        int fd = open_page(e->d_name, want);
+        if (fd < 0)
             continue;
-        bool dead = kill((pid_t)pid, 0) != 0 && errno == ESRCH;
         struct proc *p = &g_procs[g_nprocs];
         memset(p, 0, sizeof(*p));
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            continue;
-        size_t got = fread(&p->head, 1, sizeof(p->head), f);
-        size_t ndev = got == sizeof(p->head) ? (p->head.device_count < MAX_DEV ? p->head.device_count : MAX_DEV) : 0;
-        got += fread(p->dev, sizeof(p->dev[0]), ndev, f) * sizeof(p->dev[0]);
-        fclose(f);
-        if (memcmp(p->head.magic, OACL_SMI_MAGIC, 8) != 0 || p->head.pid != (int32_t)pid)
-            continue; /* not written yet, or not a page */
-        /* the pid now belongs to a process started after the page was made */
-        uint64_t started = proc_start_ns((int)pid);
-        if (!dead && started && started > p->head.start_time_ns + 2000000000ull)
-            dead = true;
-        if (dead) {
-            unlink(path);
+        struct stat st;
+        ssize_t got = fstat(fd, &st) == 0 ? pread(fd, &p->head, sizeof(p->head), 0) : -1;
+        size_t ndev = got == (ssize_t)sizeof(p->head) ? (p->head.device_count < MAX_DEV ? p->head.device_count
+                                                                                          : MAX_DEV)
+                                                      : 0;
+        if (ndev && pread(fd, p->dev, ndev * sizeof(p->dev[0]), sizeof(p->head)) != (ssize_t)(ndev * sizeof(p->dev[0])))
+            ndev = 0;
+        /* Not written yet, or a page a forked child inherited from its
+           parent (the parent is listed on its own). */
+        if (!ndev || memcmp(p->head.magic, OACL_SMI_MAGIC, 8) != 0 || p->head.pid != (int32_t)pid) {
+            close(fd);
             continue;
         }
         if (map_live) {
-            int fd = open(path, O_RDWR | O_CLOEXEC);
-            if (fd >= 0) {
-                size_t len = (size_t)st.st_size;
-                void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-                close(fd);
-                if (m != MAP_FAILED) {
-                    p->live = m;
-                    p->len = len;
-                }
+            void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            if (m != MAP_FAILED) {
+                p->live = m;
+                p->len = (size_t)st.st_size;
             }
         }
+        close(fd);
         g_nprocs++;
     }
     closedir(d);

@@ -1,9 +1,6 @@
 /* The per-process status page behind oacl-smi (see smi_page.h). */
 #include "common/smi_page.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <signal.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -19,97 +16,64 @@ uint32_t *oacl_smi_request_word = &g_zero;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct oacl_smi_proc *g_page; /* atomic pointer */
 static size_t g_page_len;
-static int g_page_pid;
+static int g_page_fd = -1;
 static bool g_failed;
-static char g_path[4096];
 
-const char *oacl_smi_dir(void)
+void oacl_smi_page_name(char *buf, unsigned len)
 {
-    const char *d = getenv("OACL_SMI_DIR");
-    return d && *d ? d : "/dev/shm";
+    const char *scope = getenv("OACL_SMI_SCOPE");
+    if (scope && *scope)
+        snprintf(buf, len, "oacl-smi:%.200s", scope);
+    else
+        snprintf(buf, len, "oacl-smi");
 }
 
-void oacl_smi_page_path(int pid, char *buf, unsigned len)
+void oacl_smi_page_link(char *buf, unsigned len)
 {
-    snprintf(buf, len, "%s/oacl-%u-%d", oacl_smi_dir(), (unsigned)getuid(), pid);
+    char name[256];
+    oacl_smi_page_name(name, sizeof(name));
+    snprintf(buf, len, "/memfd:%s (deleted)", name);
 }
 
-static void page_remove(void)
-{
-    pthread_mutex_lock(&g_lock);
-    if (g_page && g_page_pid == getpid())
-        unlink(g_path);
-    pthread_mutex_unlock(&g_lock);
-}
-
-__attribute__((destructor)) static void page_remove_at_unload(void) { page_remove(); }
-
-/* A forked child must not write into its parent's page: it makes its own
- * when it uses a device. */
+/* A forked child must not write into its parent's page (nor keep it open):
+ * it makes its own when it uses a device. */
 static void page_forget_in_child(void)
 {
     if (g_page)
         munmap(g_page, g_page_len);
+    if (g_page_fd >= 0)
+        close(g_page_fd);
+    g_page_fd = -1;
     __atomic_store_n(&g_page, NULL, __ATOMIC_RELAXED);
     __atomic_store_n(&oacl_smi_request_word, &g_zero, __ATOMIC_RELAXED);
     g_failed = false;
     pthread_mutex_init(&g_lock, NULL);
 }
 
-/* Pages of this user's processes that died without removing theirs
- * (kill -9): whoever makes a page clears them away. */
-static void remove_stale_pages(void)
-{
-    DIR *d = opendir(oacl_smi_dir());
-    if (!d)
-        return;
-    char prefix[48];
-    snprintf(prefix, sizeof(prefix), "oacl-%u-", (unsigned)getuid());
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
-            continue;
-        char *end;
-        long pid = strtol(e->d_name + strlen(prefix), &end, 10);
-        if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-            continue;
-        char path[4400];
-        snprintf(path, sizeof(path), "%s/%s", oacl_smi_dir(), e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-}
-
 static struct oacl_smi_proc *page_create_locked(void)
 {
-    remove_stale_pages();
     static bool hooks;
     if (!hooks) {
         hooks = true;
-        atexit(page_remove);
         pthread_atfork(NULL, NULL, page_forget_in_child);
     }
     extern char *program_invocation_short_name;
     unsigned ndev = 64;
     size_t len = sizeof(struct oacl_smi_proc) + ndev * sizeof(struct oacl_smi_device);
-    oacl_smi_page_path((int)getpid(), g_path, sizeof(g_path));
-    int fd = open(g_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0 && errno == EEXIST) {
-        /* Left by a killed process whose pid this one now has. */
-        unlink(g_path);
-        fd = open(g_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-    }
+    char name[256];
+    oacl_smi_page_name(name, sizeof(name));
+    /* Kept open for the life of the process: that is how oacl-smi finds it,
+       and the page needs no removal. */
+    int fd = memfd_create(name, MFD_CLOEXEC);
     if (fd < 0)
         return NULL;
     if (ftruncate(fd, (off_t)len) != 0) {
         close(fd);
-        unlink(g_path);
         return NULL;
     }
     struct oacl_smi_proc *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
     if (p == MAP_FAILED) {
-        unlink(g_path);
+        close(fd);
         return NULL;
     }
     struct timespec ts;
@@ -121,7 +85,7 @@ static struct oacl_smi_proc *page_create_locked(void)
     snprintf(p->name, sizeof(p->name), "%s", program_invocation_short_name);
     memcpy(p->magic, OACL_SMI_MAGIC, 8); /* last: readers skip pages without it */
     g_page_len = len;
-    g_page_pid = (int)getpid();
+    g_page_fd = fd;
     return p;
 }
 

@@ -1,8 +1,12 @@
 /*
  * The status page every oacl process keeps while it uses a device, read by
- * oacl-smi (profiling-and-tools.md §6.2): /dev/shm/oacl-<uid>-<pid>
- * (OACL_SMI_DIR overrides the directory), mode 0600, removed at exit.
- * Writers use relaxed atomics only: no locks, no system calls.
+ * oacl-smi (profiling-and-tools.md §6.2). The page is a memory file without
+ * a name in any file system (memfd "oacl-smi", or "oacl-smi:<scope>" with
+ * OACL_SMI_SCOPE set) that the process keeps open: it vanishes with the
+ * process, after a normal exit, a crash or kill -9 alike. oacl-smi finds
+ * pages through /proc/<pid>/fd, which the kernel opens only to the same
+ * user (and root). Writers use relaxed atomics only: no locks, no system
+ * calls.
  */
 #ifndef OACL_COMMON_SMI_PAGE_H
 #define OACL_COMMON_SMI_PAGE_H
@@ -52,8 +56,9 @@ void oacl_smi_device_used(uint32_t dev, const char *soc, uint64_t mem_total, uin
 void oacl_smi_mem_used(uint32_t dev, uint64_t bytes);
 /* Adds block time while sampling; now_ns is CLOCK_MONOTONIC. */
 void oacl_smi_busy(uint32_t dev, uint64_t ns, uint64_t now_ns);
-/* Path of the page of pid of the calling user (buf of 4096 bytes). */
-void oacl_smi_page_path(int pid, char *buf, unsigned len);
-const char *oacl_smi_dir(void);
+/* The memfd name of the pages of this scope (OACL_SMI_SCOPE) and what
+ * readlink of /proc/<pid>/fd/<n> shows for one ("/memfd:<name> (deleted)"). */
+void oacl_smi_page_name(char *buf, unsigned len);
+void oacl_smi_page_link(char *buf, unsigned len);
 
 #endif /* OACL_COMMON_SMI_PAGE_H */

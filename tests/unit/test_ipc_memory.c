@@ -620,14 +620,6 @@ static void list_dir(const char *dir, char *out, size_t n)
     while ((e = readdir(d)) != NULL) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
-        /* oacl-<uid>-<pid>: the status pages of oacl-smi (profiling-and-tools.md
-           §6.2), made and removed by every process that uses a device, also by
-           tests running in parallel; a killed process leaves its page to the
-           next reader */
-        unsigned uid, pid;
-        char rest;
-        if (sscanf(e->d_name, "oacl-%u-%u%c", &uid, &pid, &rest) == 2)
-            continue;
         int w = snprintf(out + used, n - used, "%s\n", e->d_name);
         if (w < 0 || (size_t)w >= n - used)
             break;

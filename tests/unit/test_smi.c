@@ -2,13 +2,14 @@
  * oacl-smi and the status pages (profiling-and-tools.md §6): the npu-smi
  * layout, a helper process holding a known amount of device memory listed
  * while it lives and not after it exits or is killed with SIGKILL, the
- * key/value views, refresh, and bad options. Pages go to a private
- * directory (OACL_SMI_DIR) so that parallel tests do not show up.
+ * key/value views, refresh, and bad options. Pages are memory files a
+ * process keeps open (no file-system name); this test's processes use a
+ * scope of their own (OACL_SMI_SCOPE) so that parallel tests do not show up.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <time.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -21,8 +22,7 @@
 #include "child_process.h"
 #include "test_support.h"
 
-static char g_dir[64];
-static char g_env_dir[128];
+static char g_scope[64];
 static char g_out[1 << 17];
 
 /* The helper: holds HOLD_MB on device 2 (and a little on 0) until told. */
@@ -65,7 +65,7 @@ static void helper_start(struct helper *h)
     assert_true(n > 0);
     self[n] = '\0';
     char *argv[] = {self, (char *)OACL_CHILD_FLAG, (char *)"holder", NULL};
-    setenv("OACL_SMI_DIR", g_dir, 1);
+    setenv("OACL_SMI_SCOPE", g_scope, 1);
     assert_int_equal(posix_spawn(&h->pid, self, &fa, NULL, argv, environ), 0);
     posix_spawn_file_actions_destroy(&fa);
     close(in[0]);
@@ -106,7 +106,7 @@ static int smi(const char *const *args, char *err, size_t errlen)
     for (; args && args[n - 1] && n < 15; n++)
         argv[n] = (char *)args[n - 1];
     argv[n] = NULL;
-    setenv("OACL_SMI_DIR", g_dir, 1);
+    setenv("OACL_SMI_SCOPE", g_scope, 1);
     pid_t pid;
     assert_int_equal(posix_spawn(&pid, OACL_TEST_SMI, &fa, NULL, argv, environ), 0);
     posix_spawn_file_actions_destroy(&fa);
@@ -140,35 +140,47 @@ static int count(const char *text, const char *needle)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(g_dir, sizeof(g_dir), "/tmp/oacl-smi-XXXXXX");
-    assert_non_null(mkdtemp(g_dir));
-    snprintf(g_env_dir, sizeof(g_env_dir), "OACL_SMI_DIR=%s", g_dir);
+    snprintf(g_scope, sizeof(g_scope), "test-%d-%ld", (int)getpid(), (long)time(NULL));
     return 0;
 }
 
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+/* The page of pid: how many of its descriptors are this scope's page. */
+static int pages_of(pid_t pid)
 {
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(p);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    nftw(g_dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
-    return 0;
-}
-
-static int entries(const char *dir)
-{
+    char dir[64], want[256];
+    snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+    snprintf(want, sizeof(want), "/memfd:oacl-smi:%s (deleted)", g_scope);
     DIR *d = opendir(dir);
+    if (!d)
+        return 0;
     int n = 0;
     struct dirent *e;
-    while ((e = readdir(d)))
-        n += e->d_name[0] != '.';
+    while ((e = readdir(d))) {
+        char path[320], link[512];
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        ssize_t len = readlink(path, link, sizeof(link) - 1);
+        if (len > 0) {
+            link[len] = '\0';
+            n += strcmp(link, want) == 0;
+        }
+    }
     closedir(d);
+    return n;
+}
+
+/* Entries of /dev/shm and the temporary directory whose name holds s. */
+static int named_files(const char *s)
+{
+    int n = 0;
+    const char *dirs[] = {"/dev/shm", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp"};
+    for (int i = 0; i < 2; i++) {
+        DIR *d = opendir(dirs[i]);
+        struct dirent *e;
+        while (d && (e = readdir(d)))
+            n += strstr(e->d_name, s) != NULL;
+        if (d)
+            closedir(d);
+    }
     return n;
 }
 
@@ -213,8 +225,8 @@ static void test_process_listed(void **state)
     assert_int_equal(smi((const char *[]){"info", "-t", "usages", "-i", "2", NULL}, NULL, 0), 0);
     assert_non_null(strstr(g_out, "        HBM Capacity(MB)               : 65536\n"));
     assert_non_null(strstr(g_out, "        HBM Usage Rate(%)              : 1\n"));
+    assert_int_equal(pages_of(h.pid), 1);
     assert_int_equal(WEXITSTATUS(helper_stop(&h, false)), 0);
-    assert_int_equal(entries(g_dir), 0); /* the page is gone with the process */
     assert_int_equal(smi(NULL, NULL, 0), 0);
     assert_int_equal(count(g_out, "| No running processes found in NPU "), 8);
 }
@@ -224,16 +236,18 @@ static void test_killed_process(void **state)
     (void)state;
     struct helper h;
     helper_start(&h);
-    assert_int_equal(entries(g_dir), 1);
+    assert_int_equal(pages_of(h.pid), 1);
+    char pidname[32];
+    snprintf(pidname, sizeof(pidname), "%d", (int)h.pid);
     int status = helper_stop(&h, true);
     assert_true(WIFSIGNALED(status));
-    assert_int_equal(entries(g_dir), 1); /* left behind by SIGKILL */
+    /* The page never had a file-system name: SIGKILL leaves nothing. */
+    assert_int_equal(named_files(pidname), 0);
     assert_int_equal(smi(NULL, NULL, 0), 0);
     assert_int_equal(count(g_out, "| No running processes found in NPU "), 8);
     char pid[32];
     snprintf(pid, sizeof(pid), "| %-14d|", (int)h.pid);
     assert_null(strstr(g_out, pid));
-    assert_int_equal(entries(g_dir), 0); /* and cleared by the reader */
 }
 
 static void test_views_and_options(void **state)
@@ -279,10 +293,10 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], OACL_CHILD_FLAG) == 0)
         return oacl_child_dispatch(g_modes, sizeof(g_modes) / sizeof(g_modes[0]), argv[2]);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_idle_layout, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_process_listed, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_killed_process, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_views_and_options, setup, teardown),
+        cmocka_unit_test_setup(test_idle_layout, setup),
+        cmocka_unit_test_setup(test_process_listed, setup),
+        cmocka_unit_test_setup(test_killed_process, setup),
+        cmocka_unit_test_setup(test_views_and_options, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
