@@ -244,16 +244,18 @@ static void test_init_empty_object(void **state)
 static void test_init_ignored_keys(void **state)
 {
     (void)state;
-    const char *cfg = "{\n"
+    /* The dump path must be an existing directory: the test's own. */
+    char cfg[1024];
+    snprintf(cfg, sizeof(cfg), "{\n"
                       "  \"dump\": {\"dump_list\": [{\"model_name\": \"m\", \"layer\": [\"a\", \"b\"]}],\n"
-                      "            \"dump_path\": \"/tmp/x\", \"dump_mode\": \"output\"},\n"
+                      "            \"dump_path\": \"%s\", \"dump_mode\": \"output\"},\n"
                       "  \"profiler\": {\"switch\": \"on\", \"aicpu\": \"on\"},\n"
                       "  \"StackSize\": 1048576, \"float\": -0.5e-3, \"exp\": 1E+10, \"zero\": 0,\n"
                       "  \"t\": true, \"f\": false, \"n\": null, \"empty\": [], \"eo\": {},\n"
                       "  \"esc\": \"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\u20AC\\uD83D\\uDE00\\u0000\",\n"
                       "  \"utf8\": \"\xc3\xa9\xe2\x82\xac\",\n"
                       "  \"dup\": 1, \"dup\": 2\n"
-                      "}\n";
+                      "}\n", g_tmpdir);
     ACL_OK(aclInit(write_file("ignored.json", cfg)));
     assert_true(is_initialized());
     ACL_OK(aclFinalize());
