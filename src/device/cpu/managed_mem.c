@@ -19,6 +19,7 @@
 
 #include "acl/acl.h"
 #include "common/imap.h"
+#include "common/tsan.h"
 #include "device/cpu/cpu_device.h"
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -31,14 +32,7 @@
 /* ThreadSanitizer only accepts mappings inside its application ranges, of
    which the one mmap picks addresses from holds about 1.5 TiB: there the
    window is smaller (and never at the hint, which is its shadow memory). */
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
-#endif
-#endif
-#ifdef UNDER_TSAN
+#ifdef OACL_UNDER_TSAN
 #define WINDOW_SIZE ((size_t)64 << 30)
 #else
 #define WINDOW_SIZE ((size_t)3 << 40)
@@ -55,7 +49,7 @@ static int window_open(char *err)
         return ACL_SUCCESS;
     const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
     void *p = MAP_FAILED;
-#ifndef UNDER_TSAN
+#ifndef OACL_UNDER_TSAN
     p = mmap((void *)WINDOW_HINT, WINDOW_SIZE, PROT_NONE, flags | MAP_FIXED_NOREPLACE, -1, 0);
     if (p != MAP_FAILED && (uintptr_t)p != WINDOW_HINT) {
         /* A kernel without MAP_FIXED_NOREPLACE took it as a hint only. */

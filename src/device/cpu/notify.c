@@ -20,6 +20,8 @@
 #include <stdlib.h>
 
 #include "acl/acl.h"
+#include "common/addr_registry.h"
+#include "common/tsan.h"
 #include "device/cpu/cpu_device.h"
 #include "device/cpu/ipc_sync.h"
 
@@ -271,6 +273,7 @@ static void value_write_run(struct oacl_task *t, uint32_t unit)
 {
     (void)unit;
     struct value_task *v = t->data;
+    oacl_tsan_release(v->addr);
     __atomic_store_n(v->addr, v->value, __ATOMIC_RELEASE);
     oacl_poller_kick();
 }
@@ -286,21 +289,44 @@ __attribute__((no_sanitize_thread)) static uint64_t device_read64(const uint64_t
     return v;
 }
 
+/* A satisfied wait acquires what the writer of the word released: the
+ * word's address and, for the device alias of mapped host memory, the host
+ * address the program stored to. Only ThreadSanitizer needs to be told. */
+static void value_acquired(const uint64_t *addr)
+{
+    oacl_tsan_acquire(addr);
+#ifdef OACL_UNDER_TSAN
+    oacl_registry_rdlock();
+    struct oacl_mem_record *r = oacl_registry_find_locked(OACL_SPACE_ALLOC, (uintptr_t)addr);
+    if (r && r->kind == OACL_MEM_DEVICE_ALIAS && r->peer)
+        oacl_tsan_acquire(r->peer->base + ((uintptr_t)addr - r->base));
+    oacl_registry_unlock();
+#endif
+}
+
 /* Conditions of ACL_STREAM_WAIT_VALUE_GEQ/EQ/AND/NOR (unsigned compares). */
 static bool value_ready(struct oacl_poll *p)
 {
     struct value_task *v = (struct value_task *)p;
     uint64_t cur = device_read64(v->addr);
+    bool ready;
     switch (v->mode) {
     case 0:
-        return cur >= v->value;
+        ready = cur >= v->value;
+        break;
     case 1:
-        return cur == v->value;
+        ready = cur == v->value;
+        break;
     case 2:
-        return (cur & v->value) != 0;
+        ready = (cur & v->value) != 0;
+        break;
     default:
-        return ~(cur | v->value) != 0;
+        ready = ~(cur | v->value) != 0;
+        break;
     }
+    if (ready)
+        value_acquired(v->addr);
+    return ready;
 }
 
 static struct oacl_task *value_task(struct oacl_queue *q, uint64_t *addr, uint64_t value, char *err)
