@@ -157,6 +157,22 @@ typedef struct oacl_local {
 
 #define OACL_FAIL(kind, ...) oacl_kernel_fail(kind, __VA_ARGS__)
 
+/*
+ * Hot calls (queue operations, DataCopy, binary vector ops) have a header
+ * fast path: every check of the full version folded into one predicate,
+ * then the work. When the predicate fails, the full version (kept out of
+ * line, cold) checks again one by one and fails with the precise message,
+ * so the rules and messages are those of the full version; the fast path
+ * only spares the formatting code from the kernel's instruction stream.
+ */
+#if defined(__GNUC__)
+#define OACL_LIKELY_(x) __builtin_expect(!!(x), 1)
+#define OACL_SLOW_ __attribute__((noinline, cold, unused))
+#else
+#define OACL_LIKELY_(x) (x)
+#define OACL_SLOW_
+#endif
+
 static inline const char *oacl_position_name(uint32_t p)
 {
     return p == OACL_POS_VECIN ? "VECIN" : p == OACL_POS_VECOUT ? "VECOUT" : p == OACL_POS_VECCALC ? "VECCALC" : "?";
@@ -225,11 +241,15 @@ static inline void oacl_pipe_destroy(oacl_pipe_t *p)
     }
 }
 
+/* Only the scalar fields: fifo[] and state[] are read below `num`, and
+   InitBuffer sets those (a block clears three queues per launch, so the
+   arrays' 128 bytes each are worth skipping). */
 static inline void oacl_que_init(oacl_que_t *q, oacl_position_t position, int32_t depth)
 {
-    memset(q, 0, sizeof(*q));
+    q->pipe = NULL;
     q->position = (uint32_t)position;
     q->depth = depth;
+    q->num = q->len = q->base = q->next_alloc = q->fifo_head = q->fifo_count = q->gen = 0;
 }
 
 /* Carves `num` buffers of `len` bytes (rounded up to 32) for q. */
@@ -270,7 +290,7 @@ static inline bool oacl_pipe_init_buffer(oacl_pipe_t *p, oacl_que_t *q, uint32_t
     q->num = num;
     q->next_alloc = 0;
     q->fifo_head = q->fifo_count = 0;
-    memset(q->state, OACL_BUF_FREE, sizeof(q->state));
+    memset(q->state, OACL_BUF_FREE, num);
     return true;
 }
 
@@ -309,7 +329,7 @@ static inline void oacl_que_check_(const oacl_que_t *q, const char *op)
 }
 
 /* Takes the next free buffer (round robin) as a tensor of type dt. */
-static inline oacl_local_t oacl_que_alloc(oacl_que_t *q, oacl_dtype_t dt)
+static OACL_SLOW_ oacl_local_t oacl_que_alloc_full_(oacl_que_t *q, oacl_dtype_t dt)
 {
     oacl_que_check_(q, "AllocTensor");
     uint32_t i = q->next_alloc;
@@ -334,6 +354,27 @@ static inline oacl_local_t oacl_que_alloc(oacl_que_t *q, oacl_dtype_t dt)
     return oacl_local_make_(q->pipe, q->base + i * q->len, q->len, dt, q->position, q, (int32_t)i);
 }
 
+static inline oacl_local_t oacl_que_alloc(oacl_que_t *q, oacl_dtype_t dt)
+{
+    oacl_pipe_t *p = q->pipe;
+    uint32_t i = q->next_alloc, es = oacl_dtype_size(dt);
+    if (OACL_LIKELY_(p && q->num && q->gen == p->gen && q->state[i] == OACL_BUF_FREE && q->position < 16 &&
+                     p->live[q->position] < OACL_MAX_LIVE_PER_POSITION && es)) {
+        q->state[i] = OACL_BUF_OCCUPIED;
+        p->live[q->position]++;
+        q->next_alloc = i + 1 == q->num ? 0 : i + 1;
+        oacl_local_t t;
+        t.addr = p->ub + q->base + i * q->len;
+        t.size = q->len / es;
+        t.dtype = dt;
+        t.position = q->position;
+        t.que = q;
+        t.buf = (int32_t)i;
+        return t;
+    }
+    return oacl_que_alloc_full_(q, dt);
+}
+
 static inline void oacl_que_own_check_(const oacl_que_t *q, oacl_local_t t, const char *op)
 {
     if (t.que != q || t.buf < 0 || (uint32_t)t.buf >= q->num)
@@ -342,7 +383,7 @@ static inline void oacl_que_own_check_(const oacl_que_t *q, oacl_local_t t, cons
 }
 
 /* Hands a produced tensor to the consumer side. */
-static inline bool oacl_que_enque(oacl_que_t *q, oacl_local_t t)
+static OACL_SLOW_ bool oacl_que_enque_full_(oacl_que_t *q, oacl_local_t t)
 {
     oacl_que_check_(q, "EnQue");
     oacl_que_own_check_(q, t, "EnQue");
@@ -359,8 +400,22 @@ static inline bool oacl_que_enque(oacl_que_t *q, oacl_local_t t)
     return true;
 }
 
+static inline bool oacl_que_enque(oacl_que_t *q, oacl_local_t t)
+{
+    if (OACL_LIKELY_(q->pipe && q->num && q->gen == q->pipe->gen && t.que == q && t.buf >= 0 &&
+                     (uint32_t)t.buf < q->num &&
+                     (q->state[t.buf] == OACL_BUF_OCCUPIED || q->state[t.buf] == OACL_BUF_DEQUE) &&
+                     (int32_t)q->fifo_count < q->depth)) {
+        q->fifo[(q->fifo_head + q->fifo_count) % OACL_QUE_MAX_BUFFERS] = (uint8_t)t.buf;
+        q->fifo_count++;
+        q->state[t.buf] = OACL_BUF_ENQUE;
+        return true;
+    }
+    return oacl_que_enque_full_(q, t);
+}
+
 /* Takes the oldest enqueued tensor, as type dt. */
-static inline oacl_local_t oacl_que_deque(oacl_que_t *q, oacl_dtype_t dt)
+static OACL_SLOW_ oacl_local_t oacl_que_deque_full_(oacl_que_t *q, oacl_dtype_t dt)
 {
     oacl_que_check_(q, "DeQue");
     if (q->fifo_count == 0)
@@ -375,8 +430,30 @@ static inline oacl_local_t oacl_que_deque(oacl_que_t *q, oacl_dtype_t dt)
     return oacl_local_make_(q->pipe, q->base + i * q->len, q->len, dt, q->position, q, (int32_t)i);
 }
 
+static inline oacl_local_t oacl_que_deque(oacl_que_t *q, oacl_dtype_t dt)
+{
+    oacl_pipe_t *p = q->pipe;
+    uint32_t es = oacl_dtype_size(dt);
+    if (OACL_LIKELY_(p && q->num && q->gen == p->gen && q->fifo_count && q->state[q->fifo[q->fifo_head]] == OACL_BUF_ENQUE &&
+                     es)) {
+        uint32_t i = q->fifo[q->fifo_head];
+        q->fifo_head = (q->fifo_head + 1) % OACL_QUE_MAX_BUFFERS;
+        q->fifo_count--;
+        q->state[i] = OACL_BUF_DEQUE;
+        oacl_local_t t;
+        t.addr = p->ub + q->base + i * q->len;
+        t.size = q->len / es;
+        t.dtype = dt;
+        t.position = q->position;
+        t.que = q;
+        t.buf = (int32_t)i;
+        return t;
+    }
+    return oacl_que_deque_full_(q, dt);
+}
+
 /* Returns a tensor's buffer to the queue. */
-static inline void oacl_que_free(oacl_que_t *q, oacl_local_t t)
+static OACL_SLOW_ void oacl_que_free_full_(oacl_que_t *q, oacl_local_t t)
 {
     oacl_que_check_(q, "FreeTensor");
     oacl_que_own_check_(q, t, "FreeTensor");
@@ -389,6 +466,18 @@ static inline void oacl_que_free(oacl_que_t *q, oacl_local_t t)
                   (int)t.buf, oacl_position_name(q->position));
     q->state[t.buf] = OACL_BUF_FREE;
     q->pipe->live[q->position]--;
+}
+
+static inline void oacl_que_free(oacl_que_t *q, oacl_local_t t)
+{
+    if (OACL_LIKELY_(q->pipe && q->num && q->gen == q->pipe->gen && t.que == q && t.buf >= 0 &&
+                     (uint32_t)t.buf < q->num &&
+                     (q->state[t.buf] == OACL_BUF_OCCUPIED || q->state[t.buf] == OACL_BUF_DEQUE))) {
+        q->state[t.buf] = OACL_BUF_FREE;
+        q->pipe->live[q->position]--;
+        return;
+    }
+    oacl_que_free_full_(q, t);
 }
 
 static inline bool oacl_que_vacant(const oacl_que_t *q) { return (int32_t)q->fifo_count < q->depth; }
@@ -466,17 +555,35 @@ static inline void oacl_copy_check_(const char *op, oacl_local_t l, oacl_dtype_t
         OACL_FAIL(OACL_FAULT_UB, "%s: %u elements do not fit a %u-element local tensor", op, count, l.size);
 }
 
+/* Every rule of oacl_copy_check_ as one predicate (the fast path). */
+static inline bool oacl_copy_ok_(oacl_local_t l, oacl_dtype_t gm_type, const void *gm, uint32_t count)
+{
+    uint32_t es = oacl_dtype_size(l.dtype);
+    /* element sizes are powers of two: masks, not divisions */
+    return gm_type == l.dtype && oacl_position_is_ub(l.position) && es &&
+           (((uint64_t)count * es) & (OACL_DATA_BLOCK - 1)) == 0 && ((uintptr_t)l.addr & (OACL_DATA_BLOCK - 1)) == 0 &&
+           ((uintptr_t)gm & (es - 1)) == 0 && count <= l.size;
+}
+
+static OACL_SLOW_ void oacl_copy_check_full_(const char *op, oacl_local_t l, oacl_dtype_t gm_type,
+                                                    const void *gm, uint32_t count)
+{
+    oacl_copy_check_(op, l, gm_type, gm, count);
+}
+
 /* Global memory -> UB, `count` elements. */
 static inline void oacl_data_copy_in(oacl_local_t dst, oacl_gm_t src, uint32_t count)
 {
-    oacl_copy_check_("DataCopy(GM->UB)", dst, src.dtype, src.addr, count);
+    if (!OACL_LIKELY_(oacl_copy_ok_(dst, src.dtype, src.addr, count)))
+        oacl_copy_check_full_("DataCopy(GM->UB)", dst, src.dtype, src.addr, count);
     oacl_memmove(dst.addr, src.addr, (size_t)count * oacl_dtype_size(dst.dtype));
 }
 
 /* UB -> global memory, `count` elements. */
 static inline void oacl_data_copy_out(oacl_gm_t dst, oacl_local_t src, uint32_t count)
 {
-    oacl_copy_check_("DataCopy(UB->GM)", src, dst.dtype, dst.addr, count);
+    if (!OACL_LIKELY_(oacl_copy_ok_(src, dst.dtype, dst.addr, count)))
+        oacl_copy_check_full_("DataCopy(UB->GM)", src, dst.dtype, dst.addr, count);
     oacl_memmove(dst.addr, src.addr, (size_t)count * oacl_dtype_size(src.dtype));
 }
 
@@ -547,8 +654,8 @@ static inline void oacl_count_check_(const char *op, int32_t count)
 }
 
 /* dst = a op b element-wise; vop is an OACL_VOP_ binary code. */
-static inline void oacl_binary_(int vop, const char *op, uint32_t types, oacl_local_t dst, oacl_local_t a,
-                                oacl_local_t b, int32_t count)
+static OACL_SLOW_ void oacl_binary_full_(int vop, const char *op, uint32_t types, oacl_local_t dst,
+                                                oacl_local_t a, oacl_local_t b, int32_t count)
 {
     oacl_count_check_(op, count);
     oacl_vec_check_(op, "dst", dst, dst.dtype, count);
@@ -559,6 +666,37 @@ static inline void oacl_binary_(int vop, const char *op, uint32_t types, oacl_lo
     oacl_overlap_check_(op, dst, b, count);
     if (oacl_vbinary(vop, (int)dst.dtype, dst.addr, a.addr, b.addr, (size_t)count))
         OACL_FAIL(OACL_FAULT_ARG, "%s: not available for %s", op, oacl_dtype_name(dst.dtype));
+}
+
+/* The checks of oacl_vec_check_ and oacl_overlap_check_ as predicates. */
+static inline bool oacl_vec_ok_(oacl_local_t t, oacl_dtype_t dt, int32_t count)
+{
+    return t.dtype == dt && oacl_position_is_ub(t.position) && (uintptr_t)t.addr % OACL_DATA_BLOCK == 0 &&
+           (uint32_t)count <= t.size;
+}
+
+static inline bool oacl_no_overlap_(oacl_local_t d, oacl_local_t s, int32_t count)
+{
+    size_t n = (size_t)count * oacl_dtype_size(d.dtype);
+    return d.addr == s.addr || d.addr >= s.addr + n || s.addr >= d.addr + n;
+}
+
+static inline void oacl_binary_(int vop, const char *op, uint32_t types, oacl_local_t dst, oacl_local_t a,
+                                oacl_local_t b, int32_t count)
+{
+    if (OACL_LIKELY_(count >= 0 && oacl_vec_ok_(dst, dst.dtype, count) && oacl_vec_ok_(a, dst.dtype, count) &&
+                     oacl_vec_ok_(b, dst.dtype, count) && (types & OACL_DT_BIT(dst.dtype)) &&
+                     oacl_no_overlap_(dst, a, count) && oacl_no_overlap_(dst, b, count))) {
+        /* the commonest case skips the run-time (op, type) dispatch */
+        if (vop == OACL_VOP_ADD && dst.dtype == OACL_DT_F16) {
+            oacl_vadd_f16((uint16_t *)(void *)dst.addr, (const uint16_t *)(const void *)a.addr,
+                          (const uint16_t *)(const void *)b.addr, (size_t)count);
+            return;
+        }
+        if (!oacl_vbinary(vop, (int)dst.dtype, dst.addr, a.addr, b.addr, (size_t)count))
+            return;
+    }
+    oacl_binary_full_(vop, op, types, dst, a, b, count);
 }
 
 /* dst[i] = a[i] + b[i] for i < count (f16, f32, i32, i16). f16 results

@@ -186,9 +186,12 @@ static OACL_ALWAYS_INLINE void span(enum vop op, unsigned char *d, const unsigne
            aliases neither operand. */
         const int fk = (int)(op - ADD_F16);
         enum { CHUNK = 256 };
-        while (n - i >= CHUNK) {
+        /* Short calls (a 128-element UB tile) take the same path: a chunk
+           is up to CHUNK elements, whole 16-lane steps. */
+        while (n - i >= 16) {
+            const size_t len = n - i >= CHUNK ? (size_t)CHUNK : (n - i) & ~(size_t)15;
             __m256 bad = _mm256_setzero_ps();
-            for (size_t j = i; j < i + CHUNK; j += 16) {
+            for (size_t j = i; j < i + len; j += 16) {
                 const __m256 s0 = fop(fk, _mm256_cvtph_ps(load128(a + j * 2)), _mm256_cvtph_ps(load128(b + j * 2)));
                 const __m256 s1 =
                     fop(fk, _mm256_cvtph_ps(load128(a + j * 2 + 16)), _mm256_cvtph_ps(load128(b + j * 2 + 16)));
@@ -197,10 +200,10 @@ static OACL_ALWAYS_INLINE void span(enum vop op, unsigned char *d, const unsigne
                 _mm_storeu_si128((__m128i_u *)(void *)(d + j * 2 + 16), _mm256_cvtps_ph(s1, OACL_CVTPS_PH_RNE));
             }
             if (__builtin_expect(!_mm256_testz_ps(bad, bad), 0)) {
-                for (size_t j = i; j < i + CHUNK; j += k)
+                for (size_t j = i; j < i + len; j += k)
                     _mm256_storeu_si256((__m256i_u *)(void *)(d + j * osz), step(op, a + j * isz, b + j * isz));
             }
-            i += CHUNK;
+            i += len;
         }
     }
     if (nt) {
