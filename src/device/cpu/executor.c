@@ -268,7 +268,8 @@ static void run_units(struct oacl_task *t)
 /* A thread stops working on t: one more place under its core limit. */
 static void leave(struct oacl_task *t)
 {
-    if (t->max_workers) {
+    /* Only a task with units left can have threads waiting for a place. */
+    if (t->max_workers && has_unclaimed(t)) {
         pthread_mutex_lock(&g_exec.lock);
         __atomic_sub_fetch(&t->workers, 1, __ATOMIC_RELAXED);
         bool more = has_unclaimed(t);
@@ -445,6 +446,12 @@ void oacl_exec_submit(struct oacl_queue *q, struct oacl_task *t)
     if (t->kind != OACL_TASK_UNITS) {
         t->units = 1;
         t->next_unit = 1; /* nothing for workers to claim */
+    } else if (!t->max_workers || t->max_workers > g_exec.nworkers) {
+        /* No more threads on one task than the host has CPUs (W): the
+           synchronising thread helps, so W workers joining it would put
+           W + 1 threads on W CPUs and one of them, descheduled inside a
+           block, would hold the whole launch back. */
+        t->max_workers = g_exec.nworkers;
     }
     bool publish = false;
     struct oacl_task *start = NULL;
