@@ -15,7 +15,7 @@ for f in set_env.sh bin/setenv.bash bin/oacl-cc bin/get_soc_version \
   include/acl/acl.h include/acl/acl_base.h include/acl/acl_base_rt.h include/acl/acl_rt.h \
   include/acl/acl_rt_allocator.h include/acl/acl_op.h include/acl/acl_mdl.h \
   include/acl/acl_rt_memory_soma.h include/acl/acl_rt_api.h \
-  include/kernel_operator.h include/oacl/kernel_operator.h \
+  include/kernel_operator.h include/oacl/kernel_operator.h include/oacl/asc/tensor.h include/oacl/asc/printf.h \
   lib64/libacl_rt.so lib64/libascendcl.so \
   tikcpp/ascendc_kernel_cmake/ascendc.cmake "$arch-linux/tikcpp/ascendc_kernel_cmake/ascendc.cmake" \
   compiler/tikcpp/ascendc_kernel_cmake/ascendc.cmake tools/tikcpp/ascendc_kernel_cmake/ascendc.cmake \
