@@ -9,6 +9,8 @@
  * Rows are appended to --csv (header written when the file is empty) as
  *   <p>_launch_finish_empty:workgroups=W   us    reference = oacl's
  *        launch_sync_empty:blockDim=W;  ratio = this / oacl (> 1: oacl faster)
+ *   <p>_seed_workload                      us    reference = oacl's
+ *        seed_workload (16384 FP16 adds); ratio = this / oacl
  *   <p>_add_bandwidth:bytes=N              GB/s  reference = oacl's
  *        add_bandwidth:bytes=N;         ratio = oacl / this (> 1: oacl faster)
  * with <p> = "pocl" on PoCL, "ocl" on any other platform; the reference
@@ -252,6 +254,58 @@ int main(int argc, char **argv)
         double ref = ref_value(g_ref_csv, rname);
         emit(name, "us", s, ref, s.med / ref);
         free(v);
+    }
+
+    /* ---- the seed workload: 16384 FP16 adds, launch + finish ----------- */
+    printf("\n== %s_seed_workload\n", prefix);
+    printf("  # value: the add of oacl's seed_workload (z = x + y over 16384 binary16 values, 8 work-groups of\n");
+    printf("  # 256 work-items, 8 halves each) on CL_MEM_ALLOC_HOST_PTR buffers (zero-copy on a CPU device):\n");
+    printf("  # clEnqueueNDRangeKernel + clFinish, each pair timed alone, 100 per round, %d rounds\n", g_reps);
+    printf("  # reference: oacl seed_workload of the same session; ratio = this / oacl (the issue's target,\n");
+    printf("  # oacl <= 0.15 x this, is a ratio >= 6.67)\n");
+    {
+        const size_t n = 16384, bytes = n * sizeof(uint16_t);
+        cl_mem b[3];
+        for (int i = 0; i < 3; i++) {
+            b[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+            if (!b[i])
+                die_cl("clCreateBuffer", err);
+        }
+        const uint16_t vals[3] = {0x3C00u, 0x4000u, 0};
+        for (int i = 0; i < 3; i++)
+            CL_CHECK(clEnqueueFillBuffer(q, b[i], &vals[i], sizeof(uint16_t), 0, bytes, 0, NULL, NULL));
+        CL_CHECK(clFinish(q));
+        for (int i = 0; i < 3; i++)
+            CL_CHECK(clSetKernelArg(kadd, (cl_uint)i, sizeof(cl_mem), &b[i]));
+        size_t global = n / 8, local = global / 8;
+        for (int i = 0; i < 200; i++) {
+            CL_CHECK(clEnqueueNDRangeKernel(q, kadd, 1, NULL, &global, &local, 0, NULL, NULL));
+            CL_CHECK(clFinish(q));
+        }
+        uint16_t probe[2];
+        CL_CHECK(clEnqueueReadBuffer(q, b[2], CL_TRUE, bytes - sizeof probe, sizeof probe, probe, 0, NULL, NULL));
+        if (probe[0] != 0x4200u || probe[1] != 0x4200u) {
+            fprintf(stderr, "oacl-bench-ocl: wrong seed add result 0x%04x\n", probe[0]);
+            return 1;
+        }
+        size_t cnt = (size_t)g_reps * 100;
+        double *v = malloc(cnt * sizeof(double));
+        if (!v)
+            return 1;
+        for (size_t i = 0; i < cnt; i++) {
+            uint64_t t0 = now_ns();
+            CL_CHECK(clEnqueueNDRangeKernel(q, kadd, 1, NULL, &global, &local, 0, NULL, NULL));
+            CL_CHECK(clFinish(q));
+            v[i] = (double)(now_ns() - t0) / 1000.0;
+        }
+        char name[96];
+        snprintf(name, sizeof name, "%s_seed_workload", prefix);
+        struct stats s = stats_of(v, cnt);
+        double ref = ref_value(g_ref_csv, "seed_workload");
+        emit(name, "us", s, ref, s.med / ref);
+        free(v);
+        for (int i = 0; i < 3; i++)
+            clReleaseMemObject(b[i]);
     }
 
     /* ---- FP16 add bandwidth ------------------------------------------- */
