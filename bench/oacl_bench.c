@@ -26,10 +26,10 @@
  * Only the public API (acl/acl.h) and the kernel-side headers are used.
  *
  * Layout: bench_harness.c holds what every metric shares (bench.h), each
- * metric family its own bench_<family>.c, and this file the table of
- * families, run in its order, and main(). A new metric: a function in its
- * family's file (or a new bench_<family>.c in bench/CMakeLists.txt) and one
- * line in bench_metrics[].
+ * metric family its own bench_<family>.c (listed in bench/CMakeLists.txt),
+ * and this file the table of families, run in its order, and main(). A new
+ * metric: a function in its family's file, or a new bench_<family>.c added
+ * to that list, and one line in bench_metrics[].
  */
 #include <errno.h>
 #include <stdio.h>
