@@ -442,16 +442,16 @@ void oacl_exec_submit(struct oacl_queue *q, struct oacl_task *t)
 {
     t->queue = q;
     t->next = NULL;
+    /* No more threads on one task than the host has CPUs (W): the
+       synchronising thread helps, so W workers joining it would put W + 1
+       threads on W CPUs and one of them, descheduled inside a block, would
+       hold the whole launch back. */
+    if (t->kind == OACL_TASK_UNITS && (!t->max_workers || t->max_workers > g_exec.nworkers))
+        t->max_workers = g_exec.nworkers;
     oacl_cpu_trace_submit_hook(t);
     if (t->kind != OACL_TASK_UNITS) {
         t->units = 1;
         t->next_unit = 1; /* nothing for workers to claim */
-    } else if (!t->max_workers || t->max_workers > g_exec.nworkers) {
-        /* No more threads on one task than the host has CPUs (W): the
-           synchronising thread helps, so W workers joining it would put
-           W + 1 threads on W CPUs and one of them, descheduled inside a
-           block, would hold the whole launch back. */
-        t->max_workers = g_exec.nworkers;
     }
     bool publish = false;
     struct oacl_task *start = NULL;
