@@ -87,6 +87,11 @@ struct oacl_launch {
        once queue_launch succeeded, and dumps the launch's buffers before
        its first block and after its last (NULL: no dump). */
     struct oacl_dump_plan *dump;
+    /* Fault isolation (reliability chapter): a vector-only kernel gets the
+       vector-core fault codes; fault_user is handed back with a failure
+       report (oacl_runtime_task_failed). */
+    bool aiv;
+    void *fault_user;
 };
 
 /* How a host range was made visible to the device. */

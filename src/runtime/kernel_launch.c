@@ -102,6 +102,8 @@ aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kerne
                 .max_cores = oacl_launch_core_limit(ctx->dev), /* thread, device and group limits */
                 /* data dump: decided now, written while the launch runs */
                 .dump = oacl_dump_select(info->name, c->data_dump, (uint32_t)ctx->dev->id, args_size),
+                /* vector-only (Decision 1): loaded with the vector-core magic */
+                .aiv = c->func && !c->func->cpu && c->func->bin->default_type == ACL_KERNEL_TYPE_VECTOR,
             };
             char err[OACL_BACKEND_ERRLEN] = "";
             int brc = oacl_backend()->queue_launch(s->queue, &l, err);
@@ -147,6 +149,7 @@ OACL_API aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32
     if (rc == ACL_SUCCESS) {
         c.patches = a->patches;
         c.num_patches = a->num_patches;
+        c.func = f; /* exception reports, fault codes */
         rc = oacl_launch_enqueue(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, a->buf, a->size, true,
                                  __func__);
     }
@@ -226,6 +229,7 @@ static aclError launch_device_blob(aclrtFuncHandle funcHandle, uint32_t numBlock
     rc = function_for_blob(funcHandle, argsSize, &f, fn);
     if (rc)
         return rc;
+    c.func = f; /* exception reports, fault codes */
     rc = oacl_launch_enqueue(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, argsData, argsSize, false,
                              fn);
     oacl_obj_put(&f->obj);
@@ -284,6 +288,7 @@ OACL_API aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint
         patches[i] = (struct oacl_arg_patch){placeHolderArray[i].addrOffset, placeHolderArray[i].dataOffset};
     c.patches = patches;
     c.num_patches = (uint32_t)placeHolderNum;
+    c.func = f; /* exception reports, fault codes */
     rc = oacl_launch_enqueue(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, hostArgs, argsSize, true,
                              fn);
     if (patches != local)

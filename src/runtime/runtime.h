@@ -487,6 +487,8 @@ struct oacl_launch_cfg {
     const struct oacl_arg_patch *patches; /* placeholders (copied blobs) */
     uint32_t num_patches;
     bool data_dump;                       /* ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP */
+    bool timeout_set;                     /* TIMEOUT or TIMEOUT_US given (timeout_ns: the request) */
+    struct oacl_function *func;           /* the launched function (NULL: <<<>>>), set by the caller */
 };
 aclError oacl_launch_cfg_parse(const aclrtLaunchKernelCfg *cfg, struct oacl_launch_cfg *out, const char *fn);
 aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kernel_info *info,

@@ -353,6 +353,9 @@ static int cpu_queue_launch(struct oacl_queue *q, const struct oacl_launch *l, c
     t->dev = q->dev;
     t->trace_type = OACL_TT_KERNEL_AIVEC; /* every oacl kernel runs on vector cores */
     t->dump = l->dump;                     /* the task owns the plan from here */
+    t->aiv = l->aiv;
+    t->args_size = l->args_size;
+    t->fault_user = l->fault_user;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
