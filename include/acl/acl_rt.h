@@ -1814,6 +1814,23 @@ ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *va
 ACL_DEPRECATED_MESSAGE("aclsysGetCANNVersion is deprecated, use aclsysGetVersionStr and aclsysGetVersionNum instead")
 ACL_FUNC_VISIBILITY aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version);
 
+/* ---- Reliability: kernel execution timeouts (acl-rt-reliability.md 3.4) ---------- */
+
+/* Sets the process-wide kernel execution timeout in seconds (0: the maximum). */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
+
+/* Sets it in milliseconds (at most 1 000 000; 0: never in millisecond mode, else the maximum). */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout);
+
+/* Sets it in microseconds and reports the effective value after rounding to whole timeout units. */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t *actualTimeout);
+
+/* Reports the timeout unit in microseconds. */
+ACL_FUNC_VISIBILITY aclError aclrtGetOpTimeOutInterval(uint64_t *interval);
+
+/* Reports the effective process-wide kernel execution timeout in milliseconds. */
+ACL_FUNC_VISIBILITY aclError aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs);
+
 #ifdef __cplusplus
 }
 #endif

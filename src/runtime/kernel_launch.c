@@ -51,11 +51,11 @@ aclError oacl_launch_cfg_parse(const aclrtLaunchKernelCfg *cfg, struct oacl_laun
                 return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "attr %zu: enableProfiling must be 0 or 1", i);
             break;
         case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
-            have_timeout = true;
+            have_timeout = out->timeout_set = true;
             out->timeout_ns = (uint64_t)a->value.timeout * 1000000000ull;
             break;
         case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
-            have_timeout_us = true;
+            have_timeout_us = out->timeout_set = true;
             out->timeout_ns = (((uint64_t)a->value.timeoutUs.timeoutHigh << 32) | a->value.timeoutUs.timeoutLow) * 1000ull;
             break;
         default: /* CANN rejects them (device-kernel chapter, 7 C2) */
@@ -96,7 +96,7 @@ aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kerne
                 .copy_args = copy_args,
                 .num_blocks = num_blocks,
                 .block_offset = c->block_offset,
-                .timeout_ns = c->timeout_ns,
+                .timeout_ns = oacl_launch_timeout_ns(c), /* credit-rounded (op_timeout.c) */
                 .patches = c->patches,
                 .num_patches = c->num_patches,
                 .max_cores = oacl_launch_core_limit(ctx->dev), /* thread, device and group limits */

@@ -491,6 +491,9 @@ struct oacl_launch_cfg {
     struct oacl_function *func;           /* the launched function (NULL: <<<>>>), set by the caller */
 };
 aclError oacl_launch_cfg_parse(const aclrtLaunchKernelCfg *cfg, struct oacl_launch_cfg *out, const char *fn);
+/* The timeout a launch carries (op_timeout.c): its attribute, else the
+ * process-wide setting, rounded to credits; 0 = no limit. */
+uint64_t oacl_launch_timeout_ns(const struct oacl_launch_cfg *c);
 aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kernel_info *info,
                              struct oacl_device *bin_dev, uint32_t num_blocks, aclrtStream stream,
                              const struct oacl_launch_cfg *c, const void *args, size_t args_size, bool copy_args,

@@ -260,6 +260,43 @@ static void test_program_handler_chained(void **state)
     assert_int_equal(g_own_handler_calls, 1);
 }
 
+/* Millisecond mode (OACL_OP_TIMEOUT_INTERVAL_US=10000 in the test's
+ * environment): 0 means never; the process-wide setting stops a kernel
+ * launched without the attribute. */
+static void test_ms_mode_settings(void **state)
+{
+    (void)state;
+    runtime_handlers();
+    uint64_t iv = 0, a = 0;
+    uint32_t ms = 0;
+    ACL_OK(aclrtGetOpTimeOutInterval(&iv));
+    assert_int_equal(iv, 10000);
+    ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+    assert_int_equal(ms, UINT32_MAX); /* nothing set: never */
+    ACL_OK(aclrtSetOpExecuteTimeOutV2(0, &a));
+    assert_int_equal(a, UINT64_MAX);
+    ACL_OK(aclrtSetOpExecuteTimeOutV2(15000, &a)); /* two 10 ms credits */
+    assert_int_equal(a, 20000);
+    ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+    assert_int_equal(ms, 20);
+    ACL_OK(aclrtSetOpExecuteTimeOutV2(100000000ull, &a)); /* capped: 254 credits */
+    assert_int_equal(a, 2540000);
+
+    /* The process-wide value, captured at launch, stops an endless kernel. */
+    ACL_OK(aclrtSetOpExecuteTimeOutWithMs(30));
+    memset(g_flag.host, 0, 64);
+    memset(g_out.host, 0, g_out.size);
+    ACL_OK(launch(g_bin_c, "endless", WHERE_WORKER, 0));
+    ACL_OK(aclrtSetOpExecuteTimeOutWithMs(0)); /* later changes do not reach the queued launch */
+    oacl_test_clear_msgs();
+    assert_int_equal(aclrtSynchronizeStreamWithTimeout(g_stream, 120000), ACL_ERROR_RT_AICORE_TIMEOUT);
+    if (!strstr(aclGetRecentErrMsg(), "execution timeout (30000 us)"))
+        fail_msg("message \"%s\" should give the 30 ms limit", aclGetRecentErrMsg());
+    ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+    assert_int_equal(ms, UINT32_MAX);
+    expect_recovered(g_bin_c);
+}
+
 #define M(k, a, w) {.kind = k, .asc = a, .where = w}
 static struct matrix_param g_params[] = {
     M(0, 0, 0), M(0, 0, 1), M(0, 1, 0), M(0, 1, 1), M(1, 0, 0), M(1, 0, 1), M(1, 1, 0), M(1, 1, 1),
@@ -288,7 +325,7 @@ int main(void)
         sigaction(g_sigs[i], NULL, &g_runtime_sa[i]);
 
     static char names[NUM_PARAMS][96];
-    struct CMUnitTest tests[NUM_PARAMS + 3];
+    struct CMUnitTest tests[NUM_PARAMS + 4];
     static const char *const bins[] = {"C", "AscendC", "C vector-only"};
     for (size_t i = 0; i < NUM_PARAMS; i++) {
         snprintf(names[i], sizeof(names[i]), "%s / %s kernel / %s thread", g_cases[g_params[i].kind].kernel,
@@ -299,5 +336,6 @@ int main(void)
     tests[NUM_PARAMS + 1] = (struct CMUnitTest){.name = "host signals default", .test_func = test_host_other_signals};
     tests[NUM_PARAMS + 2] = (struct CMUnitTest){.name = "program handler chained",
                                                 .test_func = test_program_handler_chained};
-    return _cmocka_run_group_tests("test_fault_matrix", tests, NUM_PARAMS + 3, setup, teardown);
+    tests[NUM_PARAMS + 3] = (struct CMUnitTest){.name = "ms mode settings", .test_func = test_ms_mode_settings};
+    return _cmocka_run_group_tests("test_fault_matrix", tests, NUM_PARAMS + 4, setup, teardown);
 }
