@@ -104,6 +104,9 @@ aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kerne
                 .dump = oacl_dump_select(info->name, c->data_dump, (uint32_t)ctx->dev->id, args_size),
                 /* vector-only (Decision 1): loaded with the vector-core magic */
                 .aiv = c->func && !c->func->cpu && c->func->bin->default_type == ACL_KERNEL_TYPE_VECTOR,
+                /* exception reports: the context to make current, the function handle */
+                .fault_user = ctx,
+                .fault_func = c->func ? c->func->obj.handle : NULL,
             };
             char err[OACL_BACKEND_ERRLEN] = "";
             int brc = oacl_backend()->queue_launch(s->queue, &l, err);

@@ -155,6 +155,8 @@ aclError oacl_ctx_current(struct oacl_context **out, const char *fn);
 aclError oacl_ctx_require(const char *fn);
 /* Makes ctx (or nothing, if NULL) the calling thread's current context. */
 void oacl_ctx_bind(struct oacl_context *ctx);
+/* The calling thread's bound context, no reference taken (NULL: none). */
+struct oacl_context *oacl_ctx_peek(void);
 
 /* ---- streams (stream.c) ------------------------------------------------------ */
 

@@ -127,6 +127,22 @@ static void expect_recovered(aclrtBinHandle bin)
     }
 }
 
+/* The exception callback's view of the fault. */
+static struct {
+    int calls;
+    uint32_t code, task;
+    aclrtFuncHandle func;
+} g_exc;
+
+static void on_exception(aclrtExceptionInfo *info)
+{
+    g_exc.calls++;
+    g_exc.code = aclrtGetErrorCodeFromExceptionInfo(info);
+    g_exc.task = aclrtGetTaskIdFromExceptionInfo(info);
+    if (aclrtGetFuncHandleFromExceptionInfo(info, &g_exc.func) != ACL_SUCCESS)
+        g_exc.func = NULL;
+}
+
 struct fault_case {
     const char *kernel;
     aclError code;         /* for AI core kernels */
@@ -149,11 +165,24 @@ static void run_case(aclrtBinHandle bin, const struct fault_case *c, uint32_t wh
     memset(g_flag.host, 0, 64); /* mapped host memory: the kernels see these stores */
     memset(g_out.host, 0, g_out.size);
     bool endless = strcmp(c->kernel, "endless") == 0;
+    memset(&g_exc, 0, sizeof(g_exc));
+    ACL_OK(aclrtExceptionInfoCallbackRegister(on_exception));
     ACL_OK(launch(bin, c->kernel, where, endless ? 20000 : 0));
+    uint32_t task = 0;
+    ACL_OK(aclrtGetThreadLastTaskId(&task));
     oacl_test_clear_msgs();
     aclError rc = sync_where(where);
-    const char *msg = aclGetRecentErrMsg();
-    assert_non_null(msg);
+    char msg[512] = "";
+    const char *recent = aclGetRecentErrMsg();
+    assert_non_null(recent);
+    snprintf(msg, sizeof(msg), "%s", recent);
+    ACL_OK(aclrtExceptionInfoCallbackUnregister(on_exception));
+    aclrtFuncHandle f = NULL;
+    ACL_OK(aclrtBinaryGetFunction(bin, c->kernel, &f));
+    assert_int_equal(g_exc.calls, 1); /* once per failed launch, before the synchronise returned */
+    assert_int_equal(g_exc.code, (uint32_t)code);
+    assert_int_equal(g_exc.task, task);
+    assert_ptr_equal(g_exc.func, f);
     if (rc != code)
         fail_msg("%s (%s): code %d, want %d; message \"%s\"", c->kernel, where ? "host" : "worker", rc, code, msg);
     char who[64];

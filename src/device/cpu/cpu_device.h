@@ -92,6 +92,7 @@ struct oacl_task {
     bool aiv;                        /* vector-only kernel: AIV fault codes */
     size_t args_size;                /* bytes of the argument blob */
     void *fault_user;                /* struct oacl_launch.fault_user */
+    void *fault_func;                /* struct oacl_launch.fault_func */
     uint32_t submit_tid;             /* gettid() of the submitting thread */
 };
 

@@ -449,8 +449,9 @@ void oacl_exec_submit(struct oacl_queue *q, struct oacl_task *t)
     }
     bool publish = false;
     struct oacl_task *start = NULL;
+    t->submit_tid = oacl_cpu_thread_tid(); /* exception reports (fault_report.c) */
     pthread_mutex_lock(&g_exec.lock);
-    t->seq = ++q->submitted;
+    uint64_t seq = t->seq = ++q->submitted;
     if (q->tail)
         q->tail->next = t;
     else
@@ -459,6 +460,7 @@ void oacl_exec_submit(struct oacl_queue *q, struct oacl_task *t)
     if (q->head == t)
         start = head_changed_locked(q, &publish);
     pthread_mutex_unlock(&g_exec.lock);
+    oacl_cpu_note_last_task(seq); /* aclrtGetThreadLastTaskId */
     if (publish)
         wake_workers();
     drive(start);

@@ -77,6 +77,22 @@ uint64_t oacl_kernel_kill_overdue(uint64_t now);
  * watches it, checking at least every 10 ms. */
 void oacl_watchdog_arm(void);
 
+/* ---- failure reports (fault_report.c) ---- */
+
+struct oacl_task;
+struct oacl_queue;
+/* Linux thread id of the calling thread (cached). */
+uint32_t oacl_cpu_thread_tid(void);
+/* The calling thread queued a task with this sequence number (from 1). */
+void oacl_cpu_note_last_task(uint64_t seq);
+uint32_t oacl_cpu_thread_last_task(void);
+/* Hands a failed task to the API layer's exception callbacks (from the
+ * thread finishing it, before its completion is published). */
+void oacl_cpu_report_failure(struct oacl_task *t, int code);
+/* True while the calling thread reports a failure of q: a synchronise of
+ * q would wait for itself. */
+bool oacl_cpu_reporting(const struct oacl_queue *q);
+
 /* ---- address descriptions (fault_describe.c) ---- */
 
 /* Describes addr relative to the runtime's known memory: "NULL pointer",
