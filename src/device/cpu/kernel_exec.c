@@ -23,6 +23,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include <time.h>
+#include <ucontext.h>
 
 #include "acl/acl.h"
 #include "common/log.h"
@@ -281,12 +282,17 @@ bool oacl_kernel_catch_signal(int sig, siginfo_t *si, void *uc)
     et->addr = si ? (uintptr_t)si->si_addr : 0;
     et->access = kill ? OACL_ACCESS_UNKNOWN : (int)oacl_fault_access_of(sig, si, uc);
     et->in_kernel = 0;
-    /* The jump point saved no signal mask: unblock the signal this handler
-       runs under, or its next occurrence on this thread would kill. */
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    /* The jump point saved no signal mask: put back the mask the kernel ran
+       with (the handler runs with more blocked: this signal, or everything
+       under a sanitizer), or the next fault on this thread would kill. */
+    if (uc) {
+        pthread_sigmask(SIG_SETMASK, &((const ucontext_t *)uc)->uc_sigmask, NULL);
+    } else {
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    }
     siglongjmp(et->jmp, 1);
 }
 

@@ -5,6 +5,7 @@
 
 #include <sched.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 using namespace AscendC;
@@ -99,8 +100,13 @@ PLANTED(endless)
         return;
     GlobalTensor<uint32_t> g;
     g.SetGlobalBuffer(reinterpret_cast<__gm__ uint32_t *>(out), 16);
-    while (g.GetValue(1) != 0xdeadbeefu)
-        sched_yield();
+    // Spins; now and then it sleeps a microsecond (see rt_planted.c).
+    for (uint32_t i = 1; g.GetValue(1) != 0xdeadbeefu; i++) {
+        if ((i & 1023) == 0) {
+            struct timespec ts = {0, 1000};
+            nanosleep(&ts, nullptr);
+        }
+    }
 }
 
 PLANTED(good)
