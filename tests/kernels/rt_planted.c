@@ -66,6 +66,20 @@ PLANTED(illegal)
     __builtin_trap(); /* ud2 on x86-64, udf on AArch64: SIGILL */
 }
 
+PLANTED(breakpoint)
+{
+    (void)out;
+    if (!chosen(flag, where, host_tid))
+        return;
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile("int3"); /* SIGTRAP */
+#elif defined(__aarch64__)
+    __asm__ volatile("brk #0"); /* SIGTRAP */
+#else
+    __builtin_trap();
+#endif
+}
+
 static volatile uint32_t g_depth_limit = UINT32_MAX; /* never reached: the stack ends first */
 
 static uint32_t recurse(volatile uint8_t *prev, uint32_t depth)

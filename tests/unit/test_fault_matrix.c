@@ -2,7 +2,8 @@
  * The planted-fault matrix (reliability chapter §3.1, Decisions 1, 9, 10):
  * NULL dereference, a write far outside every allocation, integer division
  * by zero, an illegal instruction, deep recursion (stack overflow) and an
- * endless loop stopped by the launch timeout, each as a plain C kernel and
+ * endless loop stopped by the launch timeout (and, C only, a breakpoint
+ * trap), each as a plain C kernel and
  * as an AscendC kernel, each raised on a worker thread and on the host
  * thread that runs blocks while it synchronises. Every case checks the
  * code, the message (kernel, block, address), that the next launch
@@ -157,6 +158,7 @@ static const struct fault_case g_cases[] = {
     {"illegal", ACL_ERROR_RT_AICORE_EXCEPTION, {"SIGILL", "illegal instruction", "aicore error"}},
     {"deep_recursion", ACL_ERROR_RT_AICORE_EXCEPTION, {"SIGSEGV", "stack overflow", "aicore error"}},
     {"endless", ACL_ERROR_RT_AICORE_TIMEOUT, {"execution timeout", "aicore timeout", NULL}},
+    {"breakpoint", ACL_ERROR_RT_AICORE_EXCEPTION, {"SIGTRAP", "trap instruction", "aicore error"}}, /* C only */
 };
 #define NUM_CASES (sizeof(g_cases) / sizeof(g_cases[0]))
 
@@ -340,7 +342,7 @@ static struct matrix_param g_params[] = {
     M(0, 0, 0), M(0, 0, 1), M(0, 1, 0), M(0, 1, 1), M(1, 0, 0), M(1, 0, 1), M(1, 1, 0), M(1, 1, 1),
     M(2, 0, 0), M(2, 0, 1), M(2, 1, 0), M(2, 1, 1), M(3, 0, 0), M(3, 0, 1), M(3, 1, 0), M(3, 1, 1),
     M(4, 0, 0), M(4, 0, 1), M(4, 1, 0), M(4, 1, 1), M(5, 0, 0), M(5, 0, 1), M(5, 1, 0), M(5, 1, 1),
-    M(0, 2, 0), M(0, 2, 1), M(5, 2, 0), M(5, 2, 1),
+    M(0, 2, 0), M(0, 2, 1), M(5, 2, 0), M(5, 2, 1), M(6, 0, 0), M(6, 0, 1),
 };
 #define NUM_PARAMS (sizeof(g_params) / sizeof(g_params[0]))
 

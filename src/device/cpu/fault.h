@@ -47,6 +47,8 @@ void oacl_fault_thread_init(void **stack, size_t *size);
 void oacl_fault_thread_fini(void *stack, size_t size);
 /* The access kind of a SIGSEGV/SIGBUS from the signal's machine context. */
 enum oacl_fault_access oacl_fault_access_of(int sig, const siginfo_t *si, const void *uc);
+/* The instruction address of the signal's machine context (0: unknown). */
+uintptr_t oacl_fault_pc_of(const void *uc);
 
 /* ---- kernel runner hook (kernel_exec.c) ---- */
 

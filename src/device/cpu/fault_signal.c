@@ -169,3 +169,18 @@ enum oacl_fault_access oacl_fault_access_of(int sig, const siginfo_t *si, const 
     return OACL_ACCESS_UNKNOWN;
 #endif
 }
+
+uintptr_t oacl_fault_pc_of(const void *uc)
+{
+    if (!uc)
+        return 0;
+    const ucontext_t *u = uc;
+#if defined(__x86_64__)
+    return (uintptr_t)u->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (uintptr_t)u->uc_mcontext.pc;
+#else
+    (void)u;
+    return 0;
+#endif
+}

@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <string.h>
 #include <time.h>
@@ -48,6 +49,7 @@ struct exec_thread {
     int sig;                            /* signal that ended the block, 0: none */
     int si_code;
     uintptr_t addr;                     /* si_addr */
+    uintptr_t pc;                       /* instruction address, 0: unknown */
     int access;                         /* enum oacl_fault_access */
     uint64_t deadline_ns;               /* atomic: watchdog deadline of the block, 0: none */
     pthread_t self;
@@ -237,6 +239,10 @@ static void signal_message(struct exec_thread *et, const struct oacl_block_ctx *
     else if (et->sig == SIGSEGV || et->sig == SIGBUS)
         oacl_fault_describe_addr(et->addr, where, sizeof(where));
     const char *rw = et->access == OACL_ACCESS_WRITE ? "write" : et->access == OACL_ACCESS_READ ? "read" : "access";
+    char sym[96] = ""; /* the faulting function, where the dynamic loader knows it */
+    Dl_info dl;
+    if (et->pc && dladdr((void *)et->pc, &dl) && dl.dli_sname && dl.dli_saddr)
+        snprintf(sym, sizeof(sym), " (%s+0x%" PRIxPTR ")", dl.dli_sname, et->pc - (uintptr_t)dl.dli_saddr);
     if (where[0])
         snprintf(et->fault_msg, sizeof(et->fault_msg),
                  "kernel '%s' block %u/%u: %s (%s) on %s of address 0x%" PRIxPTR ": %s; there is an %s error exception",
@@ -244,9 +250,10 @@ static void signal_message(struct exec_thread *et, const struct oacl_block_ctx *
                  rw, et->addr, where, aiv ? "aivec" : "aicore");
     else
         snprintf(et->fault_msg, sizeof(et->fault_msg),
-                 "kernel '%s' block %u/%u: %s (%s) at instruction address 0x%" PRIxPTR "; there is an %s error exception",
+                 "kernel '%s' block %u/%u: %s (%s) at instruction address 0x%" PRIxPTR "%s; there is an %s error "
+                 "exception",
                  b->kernel_name, b->block_idx, b->block_num, signal_name(et->sig), signal_what(et->sig, et->si_code),
-                 et->addr, aiv ? "aivec" : "aicore");
+                 et->pc ? et->pc : et->addr, sym, aiv ? "aivec" : "aicore");
 }
 
 /* Has the calling thread's block run past its deadline? (signal-safe) */
@@ -280,6 +287,7 @@ bool oacl_kernel_catch_signal(int sig, siginfo_t *si, void *uc)
     et->sig = kill ? 0 : sig;
     et->si_code = si ? si->si_code : 0;
     et->addr = si ? (uintptr_t)si->si_addr : 0;
+    et->pc = oacl_fault_pc_of(uc);
     et->access = kill ? OACL_ACCESS_UNKNOWN : (int)oacl_fault_access_of(sig, si, uc);
     et->in_kernel = 0;
     /* The jump point saved no signal mask: put back the mask the kernel ran
