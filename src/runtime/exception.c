@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/addr_registry.h"
 #include "runtime/runtime.h"
 
 #define NO_ID 0xFFFFFFFFu
@@ -178,6 +179,22 @@ void oacl_runtime_task_failed(const struct oacl_task_failure *f)
             free(cbs);
         return;
     }
+    /* The argument block is device memory for the callbacks' aclrtMemcpy:
+       a launch's own copy is registered for their duration (a blob the
+       caller passed in device memory is registered already). */
+    struct oacl_mem_record args_rec = {0};
+    bool args_registered = false;
+    if (info.args && info.args_size) {
+        args_rec.base = (uintptr_t)info.args;
+        args_rec.size = args_rec.user_size = info.args_size;
+        args_rec.kind = OACL_MEM_DEVICE;
+        args_rec.device = (int32_t)info.deviceid;
+        args_rec.origin = OACL_MEM_ORIGIN_RUNTIME;
+        oacl_registry_wrlock();
+        if (!oacl_registry_overlap_locked(OACL_SPACE_ALLOC, args_rec.base, args_rec.size))
+            args_registered = oacl_registry_insert_locked(OACL_SPACE_ALLOC, &args_rec) == 0;
+        oacl_registry_unlock();
+    }
     /* The failing task's context is current during the callbacks. */
     struct oacl_context *old = oacl_ctx_peek();
     if (old)
@@ -193,6 +210,11 @@ void oacl_runtime_task_failed(const struct oacl_task_failure *f)
     oacl_ctx_bind(old);
     if (old)
         oacl_obj_put(&old->obj);
+    if (args_registered) {
+        oacl_registry_wrlock();
+        oacl_registry_remove_locked(OACL_SPACE_ALLOC, args_rec.base);
+        oacl_registry_unlock();
+    }
     if (cbs != small)
         free(cbs);
 }

@@ -68,7 +68,7 @@ static struct {
     void *args;
     uint32_t args_len;
     unsigned char args_copy[32];
-    aclError args_rc, func_rc, sync_rc;
+    aclError args_rc, func_rc, sync_rc, memcpy_rc;
     aclrtFuncHandle func;
     int32_t current_device;
     aclrtStream sync_stream;
@@ -83,8 +83,9 @@ static void on_exception(aclrtExceptionInfo *info)
     g_seen.device = aclrtGetDeviceIdFromExceptionInfo(info);
     g_seen.code = aclrtGetErrorCodeFromExceptionInfo(info);
     g_seen.args_rc = aclrtGetArgsFromExceptionInfo(info, &g_seen.args, &g_seen.args_len);
-    if (g_seen.args_rc == ACL_SUCCESS && g_seen.args_len <= sizeof(g_seen.args_copy))
-        memcpy(g_seen.args_copy, g_seen.args, g_seen.args_len); /* valid during the callback only */
+    if (g_seen.args_rc == ACL_SUCCESS && g_seen.args_len <= sizeof(g_seen.args_copy)) /* valid during the callback only */
+        g_seen.memcpy_rc = aclrtMemcpy(g_seen.args_copy, sizeof(g_seen.args_copy), g_seen.args, g_seen.args_len,
+                                       ACL_MEMCPY_DEVICE_TO_HOST);
     g_seen.func_rc = aclrtGetFuncHandleFromExceptionInfo(info, &g_seen.func);
     g_seen.current_device = -1;
     aclrtGetDevice(&g_seen.current_device); /* the failing task's context is current */
@@ -188,6 +189,7 @@ static void test_fault_reports(void **state)
     ACL_OK(g_seen.args_rc);
     assert_int_equal(g_seen.args_len, 28); /* 8 + 8 + 4 at 16 + 4 at 24 */
     assert_non_null(g_seen.args);
+    ACL_OK(g_seen.memcpy_rc); /* the argument block is device memory during the callback */
     assert_memory_equal(g_seen.args_copy, &g_flag.dev, 8); /* the first argument */
     ACL_OK(g_seen.func_rc);
     assert_ptr_equal(g_seen.func, g_null);
