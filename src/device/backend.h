@@ -87,6 +87,12 @@ struct oacl_launch {
        once queue_launch succeeded, and dumps the launch's buffers before
        its first block and after its last (NULL: no dump). */
     struct oacl_dump_plan *dump;
+    /* Fault isolation (reliability chapter): a vector-only kernel gets the
+       vector-core fault codes; fault_user is handed back with a failure
+       report (oacl_runtime_task_failed). */
+    bool aiv;
+    void *fault_user;
+    void *fault_func;                    /* the function handle, for exception reports */
 };
 
 /* How a host range was made visible to the device. */
@@ -472,7 +478,32 @@ struct oacl_backend_ops {
        symbol describes the code. */
     void (*kernel_code)(struct oacl_module *m, const struct oacl_kernel_info *k, const void *symbol, void **addr,
                         size_t *size);
+    /* reliability chapter: the task id (per-queue number, from 0) of the
+       last task the calling thread queued anywhere; UINT32_MAX if none. */
+    uint32_t (*thread_last_task)(void);
 };
+
+/*
+ * A task failed (reliability chapter 3.1). The backend calls this on the
+ * thread that completes the task, after all its blocks stopped and before
+ * its completion is visible, outside any signal handler and any backend
+ * lock; the API layer runs the exception callbacks. A synchronise of
+ * `queue` from inside must fail (the backend refuses it) instead of waiting
+ * for itself.
+ */
+struct oacl_task_failure {
+    int code;
+    uint32_t task_id;        /* per-queue number, from 0 */
+    int32_t stream_id;       /* queue_set_id's value */
+    uint32_t tid;            /* gettid() of the thread that queued it */
+    uint32_t device_index;   /* the backend device */
+    bool kernel;             /* a kernel launch: args and fault_user below */
+    const void *args;        /* the launch's argument blob (valid during the call) */
+    size_t args_size;
+    void *fault_user;        /* struct oacl_launch.fault_user */
+    void *fault_func;        /* struct oacl_launch.fault_func */
+};
+void oacl_runtime_task_failed(const struct oacl_task_failure *f);
 
 /* Accesses of va_map / va_protect (the values of aclrtMemAccessFlags). */
 enum oacl_va_access { OACL_VA_NONE = 0, OACL_VA_READ = 1, OACL_VA_READWRITE = 3 };

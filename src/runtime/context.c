@@ -106,6 +106,8 @@ void oacl_ctx_bind(struct oacl_context *ctx)
         oacl_obj_put(&old->obj);
 }
 
+struct oacl_context *oacl_ctx_peek(void) { return tls_ctx; }
+
 aclError oacl_ctx_current(struct oacl_context **out, const char *fn)
 {
     struct oacl_context *c = tls_ctx;

@@ -51,11 +51,11 @@ aclError oacl_launch_cfg_parse(const aclrtLaunchKernelCfg *cfg, struct oacl_laun
                 return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "attr %zu: enableProfiling must be 0 or 1", i);
             break;
         case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
-            have_timeout = true;
+            have_timeout = out->timeout_set = true;
             out->timeout_ns = (uint64_t)a->value.timeout * 1000000000ull;
             break;
         case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
-            have_timeout_us = true;
+            have_timeout_us = out->timeout_set = true;
             out->timeout_ns = (((uint64_t)a->value.timeoutUs.timeoutHigh << 32) | a->value.timeoutUs.timeoutLow) * 1000ull;
             break;
         default: /* CANN rejects them (device-kernel chapter, 7 C2) */
@@ -96,12 +96,17 @@ aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kerne
                 .copy_args = copy_args,
                 .num_blocks = num_blocks,
                 .block_offset = c->block_offset,
-                .timeout_ns = c->timeout_ns,
+                .timeout_ns = oacl_launch_timeout_ns(c), /* credit-rounded (op_timeout.c) */
                 .patches = c->patches,
                 .num_patches = c->num_patches,
                 .max_cores = oacl_launch_core_limit(ctx->dev), /* thread, device and group limits */
                 /* data dump: decided now, written while the launch runs */
                 .dump = oacl_dump_select(info->name, c->data_dump, (uint32_t)ctx->dev->id, args_size),
+                /* vector-only (Decision 1): loaded with the vector-core magic */
+                .aiv = c->func && !c->func->cpu && c->func->bin->default_type == ACL_KERNEL_TYPE_VECTOR,
+                /* exception reports: the context to make current, the function handle */
+                .fault_user = ctx,
+                .fault_func = c->func ? c->func->obj.handle : NULL,
             };
             char err[OACL_BACKEND_ERRLEN] = "";
             int brc = oacl_backend()->queue_launch(s->queue, &l, err);
@@ -147,6 +152,7 @@ OACL_API aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32
     if (rc == ACL_SUCCESS) {
         c.patches = a->patches;
         c.num_patches = a->num_patches;
+        c.func = f; /* exception reports, fault codes */
         rc = oacl_launch_enqueue(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, a->buf, a->size, true,
                                  __func__);
     }
@@ -226,6 +232,7 @@ static aclError launch_device_blob(aclrtFuncHandle funcHandle, uint32_t numBlock
     rc = function_for_blob(funcHandle, argsSize, &f, fn);
     if (rc)
         return rc;
+    c.func = f; /* exception reports, fault codes */
     rc = oacl_launch_enqueue(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, argsData, argsSize, false,
                              fn);
     oacl_obj_put(&f->obj);
@@ -284,6 +291,7 @@ OACL_API aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint
         patches[i] = (struct oacl_arg_patch){placeHolderArray[i].addrOffset, placeHolderArray[i].dataOffset};
     c.patches = patches;
     c.num_patches = (uint32_t)placeHolderNum;
+    c.func = f; /* exception reports, fault codes */
     rc = oacl_launch_enqueue(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, hostArgs, argsSize, true,
                              fn);
     if (patches != local)

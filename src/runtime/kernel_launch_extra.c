@@ -119,6 +119,7 @@ OACL_API aclError aclrtLaunchKernelWithArgsArray(void *func, uint32_t numBlocks,
     size_t size = 0;
     if (rc == ACL_SUCCESS)
         rc = build_blob(f->info, args, &blob, &size, fn);
+    c.func = f; /* exception reports, fault codes */
     if (rc == ACL_SUCCESS)
         rc = oacl_launch_enqueue(f->bin->module, f->info, f->bin->dev, numBlocks, stream, &c, blob, size, true, fn);
     free(blob);

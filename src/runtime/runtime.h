@@ -155,6 +155,8 @@ aclError oacl_ctx_current(struct oacl_context **out, const char *fn);
 aclError oacl_ctx_require(const char *fn);
 /* Makes ctx (or nothing, if NULL) the calling thread's current context. */
 void oacl_ctx_bind(struct oacl_context *ctx);
+/* The calling thread's bound context, no reference taken (NULL: none). */
+struct oacl_context *oacl_ctx_peek(void);
 
 /* ---- streams (stream.c) ------------------------------------------------------ */
 
@@ -487,8 +489,13 @@ struct oacl_launch_cfg {
     const struct oacl_arg_patch *patches; /* placeholders (copied blobs) */
     uint32_t num_patches;
     bool data_dump;                       /* ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP */
+    bool timeout_set;                     /* TIMEOUT or TIMEOUT_US given (timeout_ns: the request) */
+    struct oacl_function *func;           /* the launched function (NULL: <<<>>>), set by the caller */
 };
 aclError oacl_launch_cfg_parse(const aclrtLaunchKernelCfg *cfg, struct oacl_launch_cfg *out, const char *fn);
+/* The timeout a launch carries (op_timeout.c): its attribute, else the
+ * process-wide setting, rounded to credits; 0 = no limit. */
+uint64_t oacl_launch_timeout_ns(const struct oacl_launch_cfg *c);
 aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kernel_info *info,
                              struct oacl_device *bin_dev, uint32_t num_blocks, aclrtStream stream,
                              const struct oacl_launch_cfg *c, const void *args, size_t args_size, bool copy_args,

@@ -12,6 +12,7 @@
 #include "common/dump.h"
 #include "common/log.h"
 #include "device/cpu/cpu_device.h"
+#include "device/cpu/fault.h"
 #include "device/cpu/soc_profile.h"
 
 /* Live queues, so that work still queued at process exit can finish. */
@@ -353,12 +354,21 @@ static int cpu_queue_launch(struct oacl_queue *q, const struct oacl_launch *l, c
     t->dev = q->dev;
     t->trace_type = OACL_TT_KERNEL_AIVEC; /* every oacl kernel runs on vector cores */
     t->dump = l->dump;                     /* the task owns the plan from here */
+    t->aiv = l->aiv;
+    t->args_size = l->args_size;
+    t->fault_user = l->fault_user;
+    t->fault_func = l->fault_func;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
 
 static int cpu_queue_sync(struct oacl_queue *q, int64_t timeout_ns, char *err)
 {
+    if (oacl_cpu_reporting(q)) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "synchronising the stream of the failed task from its exception "
+                                           "callback would wait for itself");
+        return ACL_ERROR_RT_INTERNAL_ERROR;
+    }
     uint64_t target = oacl_exec_submitted(q);
     int waited = oacl_exec_wait(q, target, timeout_ns);
     oacl_kernel_output_flush();
@@ -372,6 +382,8 @@ static int cpu_queue_sync(struct oacl_queue *q, int64_t timeout_ns, char *err)
 
 static int cpu_queue_wait(struct oacl_queue *q, int64_t timeout_ns)
 {
+    if (oacl_cpu_reporting(q))
+        return ACL_ERROR_RT_INTERNAL_ERROR; /* inside the failed task's exception callback */
     return oacl_exec_wait(q, oacl_exec_submitted(q), timeout_ns) == ETIMEDOUT ? ACL_ERROR_RT_STREAM_SYNC_TIMEOUT
                                                                                : ACL_SUCCESS;
 }
@@ -474,4 +486,6 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .module_linked = oacl_cpu_module_linked,
     .module_cpu_kernel = oacl_cpu_module_cpu_kernel,
     .kernel_code = oacl_cpu_kernel_code,
+    /* reliability chapter */
+    .thread_last_task = oacl_cpu_thread_last_task,
 };

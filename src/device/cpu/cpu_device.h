@@ -88,6 +88,12 @@ struct oacl_task {
     uint32_t block_offset;
     uint64_t timeout_ns;
     struct oacl_bdev *dev;
+    /* fault isolation and exception reports (fault.h) */
+    bool aiv;                        /* vector-only kernel: AIV fault codes */
+    size_t args_size;                /* bytes of the argument blob */
+    void *fault_user;                /* struct oacl_launch.fault_user */
+    void *fault_func;                /* struct oacl_launch.fault_func */
+    uint32_t submit_tid;             /* gettid() of the submitting thread */
 };
 
 struct oacl_queue {

@@ -30,6 +30,7 @@
 
 #include "common/futex.h"
 #include "common/log.h"
+#include "device/cpu/fault.h"
 #include "device/cpu/soc_profile.h"
 
 #define DEFAULT_WORKER_SPIN_US 200
@@ -183,8 +184,8 @@ static struct oacl_task *finish_task(struct oacl_task *t)
             snprintf(msg, sizeof(msg), "kernel '%s' ran %llu us, over its %llu us timeout",
                      t->kernel ? t->kernel->name : "?", (unsigned long long)(elapsed / 1000),
                      (unsigned long long)(t->timeout_ns / 1000));
-            oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_TIMEOUT, msg);
-            failed = ACL_ERROR_RT_AICORE_TIMEOUT;
+            failed = oacl_fault_code(OACL_FAULT_CLASS_TIMEOUT, t->aiv, false);
+            oacl_exec_task_fail(t, failed, msg);
         }
     }
     if (__builtin_expect((t->trace_on | (failed != 0)) != 0, 0))
@@ -455,8 +456,9 @@ void oacl_exec_submit(struct oacl_queue *q, struct oacl_task *t)
     }
     bool publish = false;
     struct oacl_task *start = NULL;
+    t->submit_tid = oacl_cpu_thread_tid(); /* exception reports (fault_report.c) */
     pthread_mutex_lock(&g_exec.lock);
-    t->seq = ++q->submitted;
+    uint64_t seq = t->seq = ++q->submitted;
     if (q->tail)
         q->tail->next = t;
     else
@@ -465,6 +467,7 @@ void oacl_exec_submit(struct oacl_queue *q, struct oacl_task *t)
     if (q->head == t)
         start = head_changed_locked(q, &publish);
     pthread_mutex_unlock(&g_exec.lock);
+    oacl_cpu_note_last_task(seq); /* aclrtGetThreadLastTaskId */
     if (publish)
         wake_workers();
     drive(start);

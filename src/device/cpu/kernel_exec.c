@@ -5,18 +5,31 @@
  *
  * Every block runs under a sigsetjmp point. A kernel that reports a fault
  * jumps back to it, so the fault fails the launch on its stream instead of
- * the process; a later fatal-signal handler can jump back the same way.
+ * the process; the fault-signal handler (fault_signal.c) jumps back the
+ * same way when kernel code raises SIGSEGV, SIGBUS, SIGFPE, SIGILL or
+ * SIGTRAP, or when the watchdog (watchdog.c) stops a block that ran past
+ * its launch's timeout.
+ *
+ * No runtime lock is held while kernel code runs (the executor releases its
+ * lock before running a block), so unwinding leaves none held; kernel-side
+ * helpers that take a lock (printf) mark the section so that the
+ * asynchronous kill waits for its end.
  */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dlfcn.h>
+#include <inttypes.h>
 #include <string.h>
+#include <time.h>
+#include <ucontext.h>
 
 #include "acl/acl.h"
 #include "common/log.h"
 #include "device/cpu/cpu_device.h"
+#include "device/cpu/fault.h"
 
 /* Largest unified buffer of any profile (256 KiB); one per executing thread. */
 #define UB_CAPACITY (256u * 1024u)
@@ -27,18 +40,48 @@ struct exec_thread {
     sigjmp_buf jmp;
     int fault;
     char fault_msg[320];
+    /* Fault isolation. The signal handler reads and writes these on the
+       thread itself: in_kernel says kernel code runs under jmp. */
+    volatile sig_atomic_t in_kernel;
+    volatile sig_atomic_t crit;         /* depth of lock-holding kernel-side sections */
+    volatile sig_atomic_t kill_pending; /* a kill arrived inside such a section */
+    int fclass;                         /* enum oacl_fault_class of the fault */
+    int sig;                            /* signal that ended the block, 0: none */
+    int si_code;
+    uintptr_t addr;                     /* si_addr */
+    uintptr_t pc;                       /* instruction address, 0: unknown */
+    int access;                         /* enum oacl_fault_access */
+    uint64_t deadline_ns;               /* atomic: watchdog deadline of the block, 0: none */
+    pthread_t self;
+    struct exec_thread *prev, *next;    /* every executing thread (g_threads_lock) */
+    void *altstack;
+    size_t altstack_size;
+    uintptr_t stack_lo;                 /* lowest address of the thread's stack (0: unknown) */
+    size_t stack_size;
 };
 
 static __thread struct exec_thread *tls_thread;
 static __thread struct oacl_block_ctx *tls_block;
 static pthread_key_t g_thread_key;
 static pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
+/* Every thread that has run a block, for the watchdog. */
+static pthread_mutex_t g_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct exec_thread *g_threads;
 
 static void thread_free(void *p)
 {
     struct exec_thread *et = p;
     if (!et)
         return;
+    pthread_mutex_lock(&g_threads_lock);
+    if (et->prev)
+        et->prev->next = et->next;
+    else
+        g_threads = et->next;
+    if (et->next)
+        et->next->prev = et->prev;
+    pthread_mutex_unlock(&g_threads_lock);
+    oacl_fault_thread_fini(et->altstack, et->altstack_size);
     free(et->ub);
     free(et);
 }
@@ -58,9 +101,47 @@ static struct exec_thread *exec_thread(void)
         free(et);
         return NULL;
     }
+    oacl_fault_thread_init(&et->altstack, &et->altstack_size);
+    et->self = pthread_self();
+    pthread_attr_t attr;
+    if (pthread_getattr_np(et->self, &attr) == 0) { /* to tell a stack overflow in messages */
+        void *lo = NULL;
+        size_t sz = 0;
+        if (pthread_attr_getstack(&attr, &lo, &sz) == 0) {
+            et->stack_lo = (uintptr_t)lo;
+            et->stack_size = sz;
+        }
+        pthread_attr_destroy(&attr);
+    }
+    pthread_mutex_lock(&g_threads_lock);
+    et->next = g_threads;
+    if (g_threads)
+        g_threads->prev = et;
+    g_threads = et;
+    pthread_mutex_unlock(&g_threads_lock);
     pthread_setspecific(g_thread_key, et);
     tls_thread = et;
     return et;
+}
+
+uint64_t oacl_kernel_kill_overdue(uint64_t now)
+{
+    uint64_t next = 0;
+    int ks = oacl_fault_kill_signal();
+    pthread_mutex_lock(&g_threads_lock);
+    for (struct exec_thread *et = g_threads; et; et = et->next) {
+        uint64_t d = __atomic_load_n(&et->deadline_ns, __ATOMIC_ACQUIRE);
+        if (!d)
+            continue;
+        if (d <= now) {
+            pthread_kill(et->self, ks); /* the handler checks the deadline again */
+            d = now + 10000000ull;      /* until the block is gone (a lock-holding section): again soon */
+        }
+        if (!next || d < next)
+            next = d;
+    }
+    pthread_mutex_unlock(&g_threads_lock);
+    return next;
 }
 
 void oacl_exec_thread_release(void)
@@ -80,9 +161,13 @@ OACL_KAPI struct oacl_block_ctx *oacl_block(void) { return tls_block; }
 static __attribute__((noinline)) bool call_entry(struct exec_thread *et, oacl_kernel_entry_fn entry,
                                                  const void *args)
 {
-    if (sigsetjmp(et->jmp, 0) != 0)
+    if (sigsetjmp(et->jmp, 0) != 0) {
+        et->in_kernel = 0;
         return false;
+    }
+    et->in_kernel = 1;
     entry(args);
+    et->in_kernel = 0;
     return true;
 }
 
@@ -90,10 +175,154 @@ static __attribute__((noinline)) bool call_entry(struct exec_thread *et, oacl_ke
 static __attribute__((noinline)) bool call_cpu(struct exec_thread *et, uint32_t (*fn)(void *), void *args,
                                                uint32_t *ret)
 {
-    if (sigsetjmp(et->jmp, 0) != 0)
+    if (sigsetjmp(et->jmp, 0) != 0) {
+        et->in_kernel = 0;
         return false;
+    }
+    et->in_kernel = 1;
     *ret = fn(args);
+    et->in_kernel = 0;
     return true;
+}
+
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGTRAP: return "SIGTRAP";
+    default: return "signal";
+    }
+}
+
+static const char *signal_what(int sig, int code)
+{
+    if (sig == SIGSEGV)
+        return code == SEGV_ACCERR ? "invalid permissions for the address" : "address not mapped";
+    if (sig == SIGBUS)
+        return code == BUS_ADRALN ? "misaligned address" : "non-existent physical address";
+    if (sig == SIGFPE) {
+        switch (code) {
+        case FPE_INTDIV: return "integer divide by zero";
+        case FPE_INTOVF: return "integer overflow";
+        case FPE_FLTDIV: return "floating-point divide by zero";
+        case FPE_FLTINV: return "invalid floating-point operation";
+        default: return "arithmetic exception";
+        }
+    }
+    if (sig == SIGILL)
+        return "illegal instruction";
+    if (sig == SIGTRAP)
+        return "trap instruction";
+    return "fault";
+}
+
+/* The message of a block ended by a signal (after the unwind: not in
+ * signal context, so the address registry may be asked). */
+static void signal_message(struct exec_thread *et, const struct oacl_block_ctx *b, bool aiv, uint64_t timeout_ns)
+{
+    char where[200] = "";
+    if (et->fclass == OACL_FAULT_CLASS_TIMEOUT) {
+        snprintf(et->fault_msg, sizeof(et->fault_msg),
+                 "kernel '%s' block %u/%u: stopped by the execution timeout (%llu us); there is an %s timeout "
+                 "exception",
+                 b->kernel_name, b->block_idx, b->block_num, (unsigned long long)(timeout_ns / 1000),
+                 aiv ? "aivec" : "aicore");
+        return;
+    }
+    if (et->sig == SIGSEGV && et->stack_lo && et->addr < et->stack_lo + 65536 &&
+        et->addr + (1u << 20) >= et->stack_lo)
+        snprintf(where, sizeof(where), "stack overflow (the thread's stack of %zu KiB is exhausted: deep recursion?)",
+                 et->stack_size / 1024);
+    else if (et->sig == SIGSEGV || et->sig == SIGBUS)
+        oacl_fault_describe_addr(et->addr, where, sizeof(where));
+    const char *rw = et->access == OACL_ACCESS_WRITE ? "write" : et->access == OACL_ACCESS_READ ? "read" : "access";
+    char sym[96] = ""; /* the faulting function, where the dynamic loader knows it */
+    Dl_info dl;
+    if (et->pc && dladdr((void *)et->pc, &dl) && dl.dli_sname && dl.dli_saddr)
+        snprintf(sym, sizeof(sym), " (%s+0x%" PRIxPTR ")", dl.dli_sname, et->pc - (uintptr_t)dl.dli_saddr);
+    if (where[0])
+        snprintf(et->fault_msg, sizeof(et->fault_msg),
+                 "kernel '%s' block %u/%u: %s (%s) on %s of address 0x%" PRIxPTR ": %s; there is an %s error exception",
+                 b->kernel_name, b->block_idx, b->block_num, signal_name(et->sig), signal_what(et->sig, et->si_code),
+                 rw, et->addr, where, aiv ? "aivec" : "aicore");
+    else
+        snprintf(et->fault_msg, sizeof(et->fault_msg),
+                 "kernel '%s' block %u/%u: %s (%s) at instruction address 0x%" PRIxPTR "%s; there is an %s error "
+                 "exception",
+                 b->kernel_name, b->block_idx, b->block_num, signal_name(et->sig), signal_what(et->sig, et->si_code),
+                 et->pc ? et->pc : et->addr, sym, aiv ? "aivec" : "aicore");
+}
+
+/* Has the calling thread's block run past its deadline? (signal-safe) */
+static bool block_overdue(struct exec_thread *et)
+{
+    uint64_t d = __atomic_load_n(&et->deadline_ns, __ATOMIC_ACQUIRE);
+    if (!d)
+        return false;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec >= d;
+}
+
+bool oacl_kernel_catch_signal(int sig, siginfo_t *si, void *uc)
+{
+    struct exec_thread *et = tls_thread;
+    bool kill = sig == oacl_fault_kill_signal();
+    if (!et || !et->in_kernel)
+        return kill; /* not kernel code: a late kill is dropped, a fault goes on */
+    if (kill) {
+        if (!block_overdue(et))
+            return true; /* meant for a block that has ended since */
+        if (et->crit) {
+            et->kill_pending = 1; /* unwound at the end of the section */
+            return true;
+        }
+        et->fclass = OACL_FAULT_CLASS_TIMEOUT;
+    } else {
+        et->fclass = OACL_FAULT_CLASS_EXCEPTION;
+    }
+    et->sig = kill ? 0 : sig;
+    et->si_code = si ? si->si_code : 0;
+    et->addr = si ? (uintptr_t)si->si_addr : 0;
+    et->pc = oacl_fault_pc_of(uc);
+    et->access = kill ? OACL_ACCESS_UNKNOWN : (int)oacl_fault_access_of(sig, si, uc);
+    et->in_kernel = 0;
+    /* The jump point saved no signal mask: put back the mask the kernel ran
+       with (the handler runs with more blocked: this signal, or everything
+       under a sanitizer), or the next fault on this thread would kill. */
+    if (uc) {
+        pthread_sigmask(SIG_SETMASK, &((const ucontext_t *)uc)->uc_sigmask, NULL);
+    } else {
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    }
+    siglongjmp(et->jmp, 1);
+}
+
+void oacl_kernel_crit_enter(void)
+{
+    struct exec_thread *et = tls_thread;
+    if (et)
+        et->crit++;
+}
+
+void oacl_kernel_crit_leave(void)
+{
+    struct exec_thread *et = tls_thread;
+    if (!et)
+        return;
+    if (--et->crit == 0 && et->kill_pending && et->in_kernel) {
+        et->kill_pending = 0;
+        et->fclass = OACL_FAULT_CLASS_TIMEOUT;
+        et->sig = 0;
+        et->in_kernel = 0;
+        siglongjmp(et->jmp, 1);
+    }
 }
 
 void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
@@ -120,20 +349,37 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     b->kernel_name = t->kernel->name;
     b->pipe_live = 0;
     tls_block = b;
+    et->sig = 0;
+    et->fclass = OACL_FAULT_CLASS_EXCEPTION;
+    et->kill_pending = 0;
+    et->crit = 0;
+    if (t->timeout_ns) {
+        /* Measured from the first block of the launch (Decision 11). */
+        uint64_t start = __atomic_load_n(&t->start_ns, __ATOMIC_RELAXED);
+        __atomic_store_n(&et->deadline_ns, (start ? start : oacl_now_ns()) + t->timeout_ns, __ATOMIC_RELEASE);
+        oacl_watchdog_arm();
+    }
+    bool ok;
+    uint32_t cpu_ret = 0;
+    const struct oacl_cpu_kernel *ck = NULL;
     if (t->kernel->entry == oacl_cpu_kernel_entry) {
         /* A CPU kernel: its return value says whether the block failed. */
-        const struct oacl_cpu_kernel *ck = (const struct oacl_cpu_kernel *)t->kernel;
-        uint32_t ret = 0;
-        if (!call_cpu(et, ck->fn, (void *)(uintptr_t)t->args, &ret)) {
-            oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_EXCEPTION, et->fault_msg);
-        } else if (ret != 0) {
-            char msg[200];
-            snprintf(msg, sizeof(msg), "CPU kernel '%s' (%s) returned %u in block %u", ck->kernel_name, ck->func_name,
-                     ret, b->block_idx);
-            oacl_exec_task_fail(t, ACL_ERROR_RT_AICPU_EXCEPTION, msg);
-        }
-    } else if (!call_entry(et, t->kernel->entry, t->args)) {
-        oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_EXCEPTION, et->fault_msg);
+        ck = (const struct oacl_cpu_kernel *)t->kernel;
+        ok = call_cpu(et, ck->fn, (void *)(uintptr_t)t->args, &cpu_ret);
+    } else {
+        ok = call_entry(et, t->kernel->entry, t->args);
+    }
+    if (t->timeout_ns)
+        __atomic_store_n(&et->deadline_ns, 0, __ATOMIC_RELEASE);
+    if (!ok) {
+        if (et->sig || et->fclass == OACL_FAULT_CLASS_TIMEOUT)
+            signal_message(et, b, t->aiv, t->timeout_ns);
+        oacl_exec_task_fail(t, oacl_fault_code((enum oacl_fault_class)et->fclass, t->aiv, false), et->fault_msg);
+    } else if (ck && cpu_ret != 0) {
+        char msg[200];
+        snprintf(msg, sizeof(msg), "CPU kernel '%s' (%s) returned %u in block %u", ck->kernel_name, ck->func_name,
+                 cpu_ret, b->block_idx);
+        oacl_exec_task_fail(t, ACL_ERROR_RT_AICPU_EXCEPTION, msg);
     }
     tls_block = NULL;
     if (observed)
@@ -152,23 +398,37 @@ static const char *fault_name(int fault)
     }
 }
 
-OACL_KAPI void oacl_kernel_fail(int fault, const char *fmt, ...)
+static __attribute__((noreturn)) void kernel_fail_v(int fclass, int fault, const char *fmt, va_list ap)
 {
     struct exec_thread *et = tls_thread;
     struct oacl_block_ctx *b = tls_block;
     char text[256];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(text, sizeof(text), fmt, ap);
-    va_end(ap);
-    if (!b || !et) {
+    if (!b || !et || !et->in_kernel) {
         fprintf(stderr, "[oacl ERROR] oacl_kernel_fail called outside a kernel: %s\n", text);
         abort();
     }
     snprintf(et->fault_msg, sizeof(et->fault_msg), "kernel '%s' block %u/%u: %s error: %s", b->kernel_name,
              b->block_idx, b->block_num, fault_name(fault), text);
     et->fault = fault;
+    et->fclass = fclass;
+    et->sig = 0;
+    et->in_kernel = 0;
     siglongjmp(et->jmp, 1);
+}
+
+OACL_KAPI void oacl_kernel_fail(int fault, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kernel_fail_v(OACL_FAULT_CLASS_EXCEPTION, fault, fmt, ap);
+}
+
+void oacl_kernel_fault(enum oacl_fault_class cls, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kernel_fail_v((int)cls, OACL_FAULT_USER, fmt, ap);
 }
 
 OACL_KAPI void oacl_kernel_trap(void) { oacl_kernel_fail(OACL_FAULT_TRAP, "trap instruction executed"); }
@@ -188,11 +448,14 @@ OACL_KAPI int oacl_printf(const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         return n;
+    oacl_kernel_crit_enter(); /* malloc and stdout's lock: no kill inside */
     char *text = small;
     if ((size_t)n >= sizeof(small)) {
         text = malloc((size_t)n + 1);
-        if (!text)
+        if (!text) {
+            oacl_kernel_crit_leave();
             return -1;
+        }
         va_start(ap, fmt);
         vsnprintf(text, (size_t)n + 1, fmt, ap);
         va_end(ap);
@@ -204,6 +467,7 @@ OACL_KAPI int oacl_printf(const char *fmt, ...)
     __atomic_store_n(&g_printed, 1, __ATOMIC_RELEASE);
     if (text != small)
         free(text);
+    oacl_kernel_crit_leave();
     return n;
 }
 

@@ -15,6 +15,7 @@
 #include "common/smi_page.h"
 #include "common/trace.h"
 #include "device/cpu/cpu_device.h"
+#include "device/cpu/fault.h"
 
 void oacl_cpu_queue_set_id(struct oacl_queue *q, int32_t stream_id) { q->stream_id = stream_id; }
 
@@ -38,6 +39,8 @@ static size_t params_size(const struct oacl_kernel_desc *k)
 void oacl_cpu_task_finishing(struct oacl_task *t, int failed)
 {
     struct oacl_queue *q = t->queue;
+    if (failed)
+        oacl_cpu_report_failure(t, failed); /* exception callbacks (fault_report.c) */
     if (failed && t->kernel && oacl_dump_exception_on())
         oacl_dump_exception(q->dev->index, q->stream_id, (uint32_t)(t->seq - 1), t->kernel->name, t->args,
                             params_size(t->kernel), t->units, t->block_offset, failed);
