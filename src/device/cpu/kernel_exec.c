@@ -16,6 +16,7 @@
 
 #include "acl/acl.h"
 #include "common/log.h"
+#include "common/memcheck.h"
 #include "device/cpu/cpu_device.h"
 
 /* Largest unified buffer of any profile (256 KiB); one per executing thread. */
@@ -26,7 +27,7 @@ struct exec_thread {
     uint8_t *ub;
     sigjmp_buf jmp;
     int fault;
-    char fault_msg[320];
+    char fault_msg[384];
 };
 
 static __thread struct exec_thread *tls_thread;
@@ -74,6 +75,16 @@ void oacl_exec_thread_release(void)
 
 OACL_KAPI struct oacl_block_ctx *oacl_block(void) { return tls_block; }
 
+/* The launch's error code for a block that failed with `fault`: global
+ * out-of-range accesses get CANN's bounds-check codes in memcheck mode. */
+static int block_fault_code(int fault)
+{
+    if ((fault == OACL_FAULT_GM_READ || fault == OACL_FAULT_GM_WRITE) && oacl_memcheck_on())
+        return fault == OACL_FAULT_GM_READ ? ACL_ERROR_RT_AICORE_TRAP_READ_OVERFLOW
+                                           : ACL_ERROR_RT_AICORE_TRAP_WRITE_OVERFLOW;
+    return ACL_ERROR_RT_AICORE_EXCEPTION;
+}
+
 /* Calls the block's entry under a jump point; false if the block faulted.
  * Kept separate so no caller state lives across the sigsetjmp. No signal
  * mask is saved: a syscall per block would cost more than an empty kernel. */
@@ -119,13 +130,14 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     b->npu_arch = t->dev->npu_arch;
     b->kernel_name = t->kernel->name;
     b->pipe_live = 0;
+    et->fault = 0;
     tls_block = b;
     if (t->kernel->entry == oacl_cpu_kernel_entry) {
         /* A CPU kernel: its return value says whether the block failed. */
         const struct oacl_cpu_kernel *ck = (const struct oacl_cpu_kernel *)t->kernel;
         uint32_t ret = 0;
         if (!call_cpu(et, ck->fn, (void *)(uintptr_t)t->args, &ret)) {
-            oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_EXCEPTION, et->fault_msg);
+            oacl_exec_task_fail(t, block_fault_code(et->fault), et->fault_msg);
         } else if (ret != 0) {
             char msg[200];
             snprintf(msg, sizeof(msg), "CPU kernel '%s' (%s) returned %u in block %u", ck->kernel_name, ck->func_name,
@@ -133,7 +145,7 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
             oacl_exec_task_fail(t, ACL_ERROR_RT_AICPU_EXCEPTION, msg);
         }
     } else if (!call_entry(et, t->kernel->entry, t->args)) {
-        oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_EXCEPTION, et->fault_msg);
+        oacl_exec_task_fail(t, block_fault_code(et->fault), et->fault_msg);
     }
     tls_block = NULL;
     if (observed)
@@ -148,6 +160,8 @@ static const char *fault_name(int fault)
     case OACL_FAULT_QUEUE: return "queue";
     case OACL_FAULT_ALIGN: return "alignment";
     case OACL_FAULT_ARG: return "argument";
+    case OACL_FAULT_GM_READ: return "out-of-range read";
+    case OACL_FAULT_GM_WRITE: return "out-of-range write";
     default: return "kernel";
     }
 }
@@ -156,7 +170,7 @@ OACL_KAPI void oacl_kernel_fail(int fault, const char *fmt, ...)
 {
     struct exec_thread *et = tls_thread;
     struct oacl_block_ctx *b = tls_block;
-    char text[256];
+    char text[320];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(text, sizeof(text), fmt, ap);
