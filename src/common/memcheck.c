@@ -124,33 +124,44 @@ static const char *base_name(const char *p)
     return s ? s + 1 : (p ? p : "?");
 }
 
-void oacl_site_format(const struct oacl_site *s, char *buf, size_t len)
+/* The first `max` frames of s; a frame that does not fit is left out whole. */
+static void site_format_n(const struct oacl_site *s, uint32_t max, char *buf, size_t len)
 {
     if (!len)
         return;
     buf[0] = 0;
     size_t used = 0;
-    for (uint32_t i = 0; s && i < s->n && used < len; i++) {
+    for (uint32_t i = 0; s && i < s->n && i < max; i++) {
         Dl_info di;
         /* A return address: look up the call instruction before it. */
         uintptr_t pc = (uintptr_t)s->pc[i];
-        int w;
+        char frame[160];
         const char *sep = i ? " <- " : "";
         if (dladdr((void *)(pc - 1), &di) && di.dli_fname) {
             if (di.dli_sname)
-                w = snprintf(buf + used, len - used, "%s%s+0x%lx (%s)", sep, di.dli_sname,
-                             (unsigned long)(pc - (uintptr_t)di.dli_saddr), base_name(di.dli_fname));
+                snprintf(frame, sizeof(frame), "%s%s+0x%lx (%s)", sep, di.dli_sname,
+                         (unsigned long)(pc - (uintptr_t)di.dli_saddr), base_name(di.dli_fname));
             else
-                w = snprintf(buf + used, len - used, "%s%s+0x%lx", sep, base_name(di.dli_fname),
-                             (unsigned long)(pc - (uintptr_t)di.dli_fbase));
+                snprintf(frame, sizeof(frame), "%s%s+0x%lx", sep, base_name(di.dli_fname),
+                         (unsigned long)(pc - (uintptr_t)di.dli_fbase));
         } else {
-            w = snprintf(buf + used, len - used, "%s0x%lx", sep, (unsigned long)pc);
+            snprintf(frame, sizeof(frame), "%s0x%lx", sep, (unsigned long)pc);
         }
-        if (w < 0)
+        size_t n = strlen(frame);
+        if (used + n >= len)
             break;
-        used += (size_t)w;
+        memcpy(buf + used, frame, n + 1);
+        used += n;
     }
 }
+
+void oacl_site_format(const struct oacl_site *s, char *buf, size_t len)
+{
+    site_format_n(s, OACL_SITE_FRAMES, buf, len);
+}
+
+/* Descriptions keep sites short: the caller and its caller. */
+#define DESCRIBE_FRAMES 2
 
 /* ---- freed allocations (memcheck) ---------------------------------------- */
 
@@ -195,8 +206,8 @@ static bool freed_find(uintptr_t addr, struct freed *out, char *asite, char *fsi
         const struct freed *f = &g_freed[(g_freed_next + FREED_MAX - k) % FREED_MAX];
         if (addr >= f->base && addr - f->base < f->size) {
             *out = *f;
-            oacl_site_format(f->alloc_site, asite, sl);
-            oacl_site_format(f->free_site, fsite, sl);
+            site_format_n(f->alloc_site, DESCRIBE_FRAMES, asite, sl);
+            site_format_n(f->free_site, DESCRIBE_FRAMES, fsite, sl);
             found = true;
         }
     }
@@ -262,8 +273,8 @@ static void describe_record(const struct oacl_mem_record *r, uintptr_t a, size_t
 {
     size_t shown = r->user_size && r->user_size <= r->size ? r->user_size : r->size;
     uintptr_t end = r->base + shown;
-    char site[256] = "";
-    oacl_site_format(r->site, site, sizeof(site));
+    char site[160] = "";
+    site_format_n(r->site, DESCRIBE_FRAMES, site, sizeof(site));
     int w;
     if (a < r->base)
         w = snprintf(buf, buflen, "0x%lx is %lu bytes before a %zu-byte %s at 0x%lx", (unsigned long)a,
@@ -299,7 +310,7 @@ int oacl_memcheck_describe(uintptr_t addr, size_t len, char *buf, size_t buflen)
     }
     /* Freed under memcheck (still in quarantine, or reused by nothing). */
     struct freed f;
-    char asite[256], fsite[256];
+    char asite[160], fsite[160];
     if (freed_find(addr, &f, asite, fsite, sizeof(asite))) {
         oacl_registry_unlock();
         int w = snprintf(buf, buflen, "0x%lx is %lu bytes into a %zu-byte device allocation at 0x%lx that was freed",

@@ -77,14 +77,14 @@ static int lookup(uintptr_t a, size_t len, int write)
 
 static void gm_fail(uintptr_t a, size_t len, int write, const char *op, int how)
 {
-    char desc[224];
+    char desc[320];
     oacl_memcheck_describe(a, len, desc, sizeof(desc));
     const char *what = write ? "write" : "read";
     if (how < 0)
-        oacl_kernel_fail(OACL_FAULT_GM_WRITE, "%s: %s of %zu bytes at %p into read-only memory: %s", op ? op : "?",
-                         what, len, (void *)a, desc);
-    oacl_kernel_fail(write ? OACL_FAULT_GM_WRITE : OACL_FAULT_GM_READ, "%s: %s of %zu bytes at %p: %s", op ? op : "?",
-                     what, len, (void *)a, desc);
+        oacl_kernel_fail(OACL_FAULT_GM_WRITE, "%s: %s of %zu bytes into read-only memory: %s", op ? op : "?", what,
+                         len, desc);
+    oacl_kernel_fail(write ? OACL_FAULT_GM_WRITE : OACL_FAULT_GM_READ, "%s: %s of %zu bytes: %s", op ? op : "?",
+                     what, len, desc);
 }
 
 OACL_KAPI void oacl_gm_check(const void *addr, size_t len, int write, const char *op)

@@ -27,7 +27,7 @@ struct exec_thread {
     uint8_t *ub;
     sigjmp_buf jmp;
     int fault;
-    char fault_msg[384];
+    char fault_msg[512];
 };
 
 static __thread struct exec_thread *tls_thread;
@@ -170,7 +170,7 @@ OACL_KAPI void oacl_kernel_fail(int fault, const char *fmt, ...)
 {
     struct exec_thread *et = tls_thread;
     struct oacl_block_ctx *b = tls_block;
-    char text[320];
+    char text[448];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(text, sizeof(text), fmt, ap);
