@@ -107,11 +107,14 @@ void oacl_leak_report(const char *when)
         any |= s->k[k].count != 0;
     for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); i++)
         any |= objs[i].n != 0;
+    if (!any) {
+        free(s); /* a clean program stays quiet */
+        __atomic_store_n(&g_reported, true, __ATOMIC_RELEASE);
+        return;
+    }
     /* One write per line, the whole report under stderr's lock. */
     flockfile(stderr);
-    if (!any) {
-        fprintf(stderr, "[oacl] leak report (%s): nothing left\n", when);
-    } else {
+    {
         fprintf(stderr, "[oacl] leak report (%s): still alive:\n", when);
         for (int k = 0; k < LK_COUNT; k++) {
             const struct leak_list *l = &s->k[k];

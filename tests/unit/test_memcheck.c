@@ -413,6 +413,38 @@ static void test_readonly_registration(void **state)
     munmap(h, 2 * ps);
 }
 
+/* IPC export and import of an allocation the memory checker placed off a
+ * page boundary: the importer's address points at the same bytes. */
+static void test_ipc_memcheck_placement(void **state)
+{
+    (void)state;
+    ACL_OK(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 1));
+    void *p, *q = NULL;
+    ACL_OK(aclrtMalloc(&p, 1000, ACL_MEM_MALLOC_HUGE_FIRST));
+    assert_int_not_equal((uintptr_t)p % page_sz(), 0);
+    unsigned char pattern[1000];
+    for (int i = 0; i < 1000; i++)
+        pattern[i] = (unsigned char)(i * 7 + 3);
+    ACL_OK(aclrtMemcpy(p, 1000, pattern, 1000, ACL_MEMCPY_HOST_TO_DEVICE));
+    char key[128];
+    ACL_OK(aclrtIpcMemGetExportKey(p, 1000, key, sizeof(key), 0));
+    ACL_OK(aclrtIpcMemImportByKey(&q, key, 0));
+    assert_ptr_not_equal(q, p);
+    assert_int_equal((uintptr_t)q % page_sz(), (uintptr_t)p % page_sz());
+    unsigned char got[1000];
+    ACL_OK(aclrtMemcpy(got, 1000, q, 1000, ACL_MEMCPY_DEVICE_TO_HOST));
+    assert_memory_equal(got, pattern, 1000);
+    /* The exporter's later stores show through the import (one memory). */
+    ACL_OK(aclrtMemset(p, 1000, 0x5C, 16));
+    ACL_OK(aclrtMemcpy(got, 16, q, 16, ACL_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(got[0], 0x5C);
+    assert_int_equal(got[15], 0x5C);
+    ACL_OK(aclrtIpcMemClose(key)); /* the import */
+    ACL_OK(aclrtIpcMemClose(key)); /* the export */
+    ACL_OK(aclrtFree(p));
+    ACL_OK(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 0));
+}
+
 /* ---- the leak report --------------------------------------------------------- */
 
 static void test_leak_report(void **state)
@@ -452,6 +484,9 @@ int main(void)
     const char *mode = getenv("MC_CHILD");
     if (mode)
         return child_main(mode);
+    /* The in-process tests switch memcheck mode themselves. */
+    unsetenv("OACL_MEMCHECK");
+    unsetenv("OACL_LEAK_REPORT");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_guard_page_host_store),
         cmocka_unit_test(test_guard_page_kernel_store),
@@ -463,6 +498,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_range_check_plain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_range_check_memcheck, setup, teardown),
         cmocka_unit_test_setup_teardown(test_readonly_registration, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ipc_memcheck_placement, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
