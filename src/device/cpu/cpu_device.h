@@ -381,10 +381,6 @@ void oacl_cpu_kernel_entry(const void *args);
 /* Frees a module's CPU kernels. */
 void oacl_cpu_kernels_free(struct oacl_cpu_kernel *list);
 
-/* Range check for primitives given UB or global pointers (gm_check.c):
- * only ranges that start inside an allocation are checked. */
-void oacl_gm_check_soft(const void *addr, size_t len, int write, const char *op);
-
 /* ---- small helpers ---- */
 
 uint64_t oacl_now_ns(void);

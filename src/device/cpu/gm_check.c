@@ -1,7 +1,7 @@
 /*
  * Range checks of the global-memory accesses that kernel-side APIs make
- * (DataCopy and friends, GlobalTensor element access, the vector
- * primitives): oacl_gm_check in kernel_abi.h.
+ * (DataCopy and friends, GlobalTensor element access): oacl_gm_check in
+ * kernel_abi.h.
  *
  * An access must lie inside one live range of the address registry (device
  * memory, device variables, mappings of host memory, managed memory ...)
@@ -94,26 +94,6 @@ OACL_KAPI void oacl_gm_check(const void *addr, size_t len, int write, const char
         return;
     if (!oacl_block())
         return; /* not inside a kernel: nothing to fail */
-    int how = lookup(a, len, write);
-    if (how != 1)
-        gm_fail(a, len, write, op, how);
-}
-
-/* For primitives that take UB and global memory alike (vector operations
- * on raw pointers): the block's UB and memory no allocation knows (a
- * kernel's own arrays) pass; a range that starts inside an allocation must
- * end inside it. */
-void oacl_gm_check_soft(const void *addr, size_t len, int write, const char *op)
-{
-    uintptr_t a = (uintptr_t)addr;
-    if (len == 0 || cached(a, len, write))
-        return;
-    const struct oacl_block_ctx *b = oacl_block();
-    if (!b || (a >= (uintptr_t)b->ub && a - (uintptr_t)b->ub < b->ub_size))
-        return;
-    struct oacl_mem_record r;
-    if (!oacl_registry_lookup(OACL_SPACE_ALLOC, a, &r))
-        return;
     int how = lookup(a, len, write);
     if (how != 1)
         gm_fail(a, len, write, op, how);
