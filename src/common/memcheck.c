@@ -298,6 +298,10 @@ int oacl_memcheck_describe(uintptr_t addr, size_t len, char *buf, size_t buflen)
     if (!buflen)
         return 0;
     buf[0] = 0;
+    if (addr < 4096) {
+        snprintf(buf, buflen, "0x%lx is a NULL pointer access", (unsigned long)addr);
+        return 1;
+    }
     if (!lock_registry()) {
         snprintf(buf, buflen, "0x%lx (the address registry is busy)", (unsigned long)addr);
         return 0;

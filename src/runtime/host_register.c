@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/addr_registry.h"
+#include "common/memcheck.h"
 #include "runtime/runtime.h"
 
 #define REG_V2_KNOWN (ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY | ACL_HOST_REG_PINNED)
@@ -174,6 +175,7 @@ static aclError do_register(void *ptr, uint64_t size, uint32_t flags, void **dev
         reg->peer = NULL;
         free(alias);
     }
+    reg->site = oacl_site_capture(); /* memcheck: for the leak report */
     oacl_registry_unlock();
     if (dev_out)
         *dev_out = map.dev_ptr;
@@ -284,6 +286,7 @@ OACL_API aclError aclrtHostUnregister(void *ptr)
     }
     oacl_registry_unlock();
     free(reg->peer);
+    oacl_site_free(reg->site);
     free(reg);
     return ACL_SUCCESS;
 }

@@ -112,8 +112,9 @@ static int child_main(const char *mode)
         /* leak_final: aclFinalize reports; leak_exit: exit does. */
         void *dev, *host;
         aclrtEvent ev;
+        void *reg = aligned_alloc(ps, 3 * ps);
         if (aclrtMalloc(&dev, 12345, ACL_MEM_MALLOC_HUGE_FIRST) || aclrtMallocHost(&host, 8192) ||
-            aclrtCreateEvent(&ev))
+            aclrtCreateEvent(&ev) || !reg || aclrtHostRegisterV2(reg, 3 * ps, ACL_HOST_REG_MAPPED))
             return 12;
         if (!strcmp(mode, "leak_final"))
             return aclFinalize() ? 13 : 0;
@@ -458,7 +459,7 @@ static void test_leak_report(void **state)
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
             fail_msg("child %s: status 0x%x: %s", modes[i], status, err);
         const char *needles[] = {"leak report", "1 device allocation", "12345 bytes", "1 pinned host allocation",
-                                 "8192 bytes", "1 stream", "1 event"};
+                                 "8192 bytes", "1 host registration", "1 stream", "1 event"};
         for (size_t k = 0; k < sizeof(needles) / sizeof(needles[0]); k++)
             if (!strstr(err, needles[k]))
                 fail_msg("child %s: report lacks \"%s\":\n%s", modes[i], needles[k], err);
