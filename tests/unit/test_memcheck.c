@@ -414,6 +414,42 @@ static void test_readonly_registration(void **state)
     munmap(h, 2 * ps);
 }
 
+/* AscendC: GlobalTensor element access and DataCopy are checked too. */
+static void test_range_check_ascendc(void **state)
+{
+    (void)state;
+    aclrtBinHandle bin;
+    aclrtFuncHandle set_get, cin;
+    ACL_OK(aclrtBinaryLoadFromFile(oacl_test_kernel_path("asc_memcheck"), NULL, &bin));
+    ACL_OK(aclrtBinaryGetFunction(bin, "asc_mc_set_get", &set_get));
+    ACL_OK(aclrtBinaryGetFunction(bin, "asc_mc_copy_in", &cin));
+    void *p, *out;
+    ACL_OK(aclrtMallocAlign32(&p, 256, ACL_MEM_MALLOC_HUGE_FIRST));
+    ACL_OK(aclrtMalloc(&out, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    uint32_t idx = 63, v = 0xC0FFEE;
+    const void *vals[] = {&p, &idx, &v, &out};
+    size_t sizes[] = {8, 4, 4, 8};
+    ACL_OK(test_launch(set_get, 1, g_stream, 4, vals, sizes));
+    ACL_OK(sync_keep_msg());
+    uint32_t got = 0;
+    ACL_OK(aclrtMemcpy(&got, 4, out, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(got, 0xC0FFEE);
+    idx = 64; /* one element past the 256 bytes */
+    ACL_OK(test_launch(set_get, 1, g_stream, 4, vals, sizes));
+    assert_int_equal(sync_keep_msg(), ACL_ERROR_RT_AICORE_EXCEPTION);
+    msg_has("kernel 'asc_mc_set_get' block 0/1", "GlobalTensor::SetValue: write of 4 bytes",
+            "0 bytes past the end of a 256-byte device allocation");
+    uint32_t off = 56, n = 16; /* elements [56, 72) of 64 */
+    const void *cvals[] = {&p, &off, &n};
+    size_t csizes[] = {8, 4, 4};
+    ACL_OK(test_launch(cin, 1, g_stream, 3, cvals, csizes));
+    assert_int_equal(sync_keep_msg(), ACL_ERROR_RT_AICORE_EXCEPTION);
+    msg_has("DataCopy(GM->UB): read of 64 bytes", "run 32 bytes past the end of a 256-byte device allocation", NULL);
+    ACL_OK(aclrtFree(p));
+    ACL_OK(aclrtFree(out));
+    ACL_OK(aclrtBinaryUnLoad(bin));
+}
+
 /* IPC export and import of an allocation the memory checker placed off a
  * page boundary: the importer's address points at the same bytes. */
 static void test_ipc_memcheck_placement(void **state)
@@ -506,6 +542,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_range_check_memcheck, setup, teardown),
         cmocka_unit_test_setup_teardown(test_readonly_registration, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ipc_memcheck_placement, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_range_check_ascendc, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
