@@ -5,6 +5,7 @@
 #include "common/memcheck.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <pthread.h>
@@ -76,17 +77,41 @@ bool oacl_leak_report_on(void)
 
 /* ---- call sites ------------------------------------------------------------ */
 
-/* The file name of libacl_rt itself: frames inside it are not the site. */
-static const char *self_file(void)
+/* Where libacl_rt itself is loaded: frames inside it are not the site.
+ * Looked up once (dl_iterate_phdr); a static link finds the program. */
+static uintptr_t g_self_lo, g_self_hi;
+static pthread_once_t g_self_once = PTHREAD_ONCE_INIT;
+
+static int self_phdr(struct dl_phdr_info *info, size_t size, void *arg)
 {
-    static const char *self;
-    const char *f = __atomic_load_n(&self, __ATOMIC_ACQUIRE);
-    if (!f) {
-        Dl_info di;
-        f = dladdr((void *)self_file, &di) && di.dli_fname ? di.dli_fname : "";
-        __atomic_store_n(&self, f, __ATOMIC_RELEASE);
+    (void)size;
+    uintptr_t base = *(uintptr_t *)arg;
+    if (info->dlpi_addr != base)
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t lo = base + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (!g_self_lo || lo < g_self_lo)
+            g_self_lo = lo;
+        if (hi > g_self_hi)
+            g_self_hi = hi;
     }
-    return f;
+    return 1;
+}
+
+static void self_find(void)
+{
+    Dl_info di;
+    if (!dladdr((void *)self_find, &di))
+        return;
+    uintptr_t base = (uintptr_t)di.dli_fbase;
+    /* dlpi_addr is the load bias: 0 for a non-PIE program. */
+    if (!dl_iterate_phdr(self_phdr, &base)) {
+        base = 0;
+        dl_iterate_phdr(self_phdr, &base);
+    }
 }
 
 struct oacl_site *oacl_site_capture(void)
@@ -98,13 +123,12 @@ struct oacl_site *oacl_site_capture(void)
     struct oacl_site *s = calloc(1, sizeof(*s));
     if (!s)
         return NULL;
-    const char *self = self_file();
+    pthread_once(&g_self_once, self_find);
     bool outside = false;
     for (int i = 1; i < n && s->n < OACL_SITE_FRAMES; i++) {
-        Dl_info di;
-        bool ours = *self && dladdr(pcs[i], &di) && di.dli_fname && strcmp(di.dli_fname, self) == 0;
-        /* Skip the runtime's own frames up to the first caller frame (a
-           static test binary has no separate file: keep everything). */
+        uintptr_t pc = (uintptr_t)pcs[i];
+        bool ours = pc >= g_self_lo && pc < g_self_hi;
+        /* Skip the runtime's own frames up to the first caller frame. */
         if (ours && !outside)
             continue;
         outside = true;
