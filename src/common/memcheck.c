@@ -15,7 +15,6 @@
 #include <time.h>
 
 #include "common/addr_registry.h"
-#include "common/imap.h"
 
 /* ---- switches ------------------------------------------------------------ */
 
@@ -264,20 +263,37 @@ static const char *kind_name(const struct oacl_mem_record *r)
     return "allocation";
 }
 
-struct near {
-    uintptr_t addr;
-    const struct oacl_mem_record *below, *above;
-};
+/* Allocations farther away than this are not "near" anything. */
+#define NEAR_LIMIT ((uintptr_t)1 << 30)
 
-static int near_step(const struct oacl_imap_entry *e, void *arg)
+/* The range closest to addr on one side within NEAR_LIMIT (registry lock
+ * held): the overlap of [addr - d, addr) (or (addr, addr + d]) only grows
+ * with d, so the smallest d with an overlap is found by halving. */
+static const struct oacl_mem_record *nearest_locked(uintptr_t addr, bool below)
 {
-    struct near *n = arg;
-    if (e->start > n->addr) {
-        n->above = e->value;
-        return 1;
+    uintptr_t lo = 1, hi = NEAR_LIMIT;
+    if (below && addr < hi)
+        hi = addr;
+    if (!below && UINTPTR_MAX - addr < hi)
+        hi = UINTPTR_MAX - addr;
+    if (hi < 1)
+        return NULL;
+    const struct oacl_mem_record *best = below ? oacl_registry_overlap_locked(OACL_SPACE_ALLOC, addr - hi, hi)
+                                               : oacl_registry_overlap_locked(OACL_SPACE_ALLOC, addr + 1, hi);
+    if (!best)
+        return NULL;
+    while (lo < hi) {
+        uintptr_t mid = lo + (hi - lo) / 2;
+        const struct oacl_mem_record *r = below ? oacl_registry_overlap_locked(OACL_SPACE_ALLOC, addr - mid, mid)
+                                                : oacl_registry_overlap_locked(OACL_SPACE_ALLOC, addr + 1, mid);
+        if (r) {
+            best = r;
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
     }
-    n->below = e->value;
-    return 0;
+    return best;
 }
 
 static bool lock_registry(void)
@@ -351,20 +367,19 @@ int oacl_memcheck_describe(uintptr_t addr, size_t len, char *buf, size_t buflen)
         return 1;
     }
     /* Nearest live range on either side. */
-    struct near n = {.addr = addr, .below = NULL, .above = NULL};
-    oacl_registry_foreach_locked(OACL_SPACE_ALLOC, near_step, &n);
+    const struct oacl_mem_record *below = nearest_locked(addr, true), *above = nearest_locked(addr, false);
     const struct oacl_mem_record *best = NULL;
     uintptr_t dist = 0;
-    if (n.below) {
-        best = n.below;
-        dist = addr - (n.below->base + n.below->size);
+    if (below) {
+        best = below;
+        dist = addr - (below->base + below->size);
     }
-    if (n.above && (!best || n.above->base - addr < dist)) {
-        best = n.above;
-        dist = n.above->base - addr;
+    if (above && (!best || above->base - addr < dist)) {
+        best = above;
+        dist = above->base - addr;
     }
     int rc = 0;
-    if (best && dist <= ((uintptr_t)1 << 30)) {
+    if (best) {
         describe_record(best, addr, len, buf, buflen);
         rc = 1;
     } else {
