@@ -138,7 +138,8 @@ static void run_child(const char *mode, const char *extra1, const char *extra2, 
     assert_non_null(envp);
     size_t k = 0;
     for (size_t i = 0; i < envc; i++)
-        if (strncmp(environ[i], "OACL_MEMCHECK", 13) && strncmp(environ[i], "OACL_LEAK_REPORT", 16))
+        if (strncmp(environ[i], "OACL_MEMCHECK", 13) && strncmp(environ[i], "OACL_LEAK_REPORT", 16) &&
+            strncmp(environ[i], "OACL_DEVICE_GUARD_PAGES", 23))
             envp[k++] = environ[i];
     char child_var[64];
     snprintf(child_var, sizeof(child_var), "MC_CHILD=%s", mode);
@@ -524,9 +525,10 @@ int main(int argc, char **argv)
         return child_main(mode);
     /* The in-process tests switch memcheck mode themselves: the runtime
        read its environment when it was loaded, so start afresh without. */
-    if (getenv("OACL_MEMCHECK") || getenv("OACL_LEAK_REPORT")) {
+    if (getenv("OACL_MEMCHECK") || getenv("OACL_LEAK_REPORT") || getenv("OACL_DEVICE_GUARD_PAGES")) {
         unsetenv("OACL_MEMCHECK");
         unsetenv("OACL_LEAK_REPORT");
+        unsetenv("OACL_DEVICE_GUARD_PAGES");
         execv("/proc/self/exe", argv);
         return 98;
     }
