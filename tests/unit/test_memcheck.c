@@ -72,6 +72,12 @@ static int child_main(const char *mode)
         p[ps] = 1;
         return 4;
     }
+    if (!strcmp(mode, "noguard")) { /* OACL_DEVICE_GUARD_PAGES=0: nothing stops the store */
+        if (aclrtMallocAlign32((void **)&p, ps, ACL_MEM_MALLOC_HUGE_FIRST))
+            return 11;
+        p[ps] = 1;
+        return 0;
+    }
     if (!strcmp(mode, "tail")) { /* OACL_MEMCHECK=1 */
         if (aclrtMalloc((void **)&p, 1000, ACL_MEM_MALLOC_HUGE_FIRST))
             return 11;
@@ -209,6 +215,16 @@ static void test_guard_page_kernel_store(void **state)
 {
     (void)state;
     expect_caught("guard_kernel", NULL, "in bounds ok");
+}
+
+static void test_guard_pages_switched_off(void **state)
+{
+    (void)state;
+    int status;
+    char err[4096];
+    run_child("noguard", "OACL_DEVICE_GUARD_PAGES=0", NULL, &status, err, sizeof(err));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("child noguard: status 0x%x: %s", status, err);
 }
 
 static void test_memcheck_tail_placement_faults(void **state)
@@ -535,6 +551,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_guard_page_host_store),
         cmocka_unit_test(test_guard_page_kernel_store),
+        cmocka_unit_test(test_guard_pages_switched_off),
         cmocka_unit_test(test_memcheck_tail_placement_faults),
         cmocka_unit_test(test_memcheck_use_after_free_faults),
         cmocka_unit_test(test_readonly_kernel_store_faults),
