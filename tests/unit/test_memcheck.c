@@ -72,6 +72,13 @@ static int child_main(const char *mode)
         p[ps] = 1;
         return 4;
     }
+    if (!strcmp(mode, "quarantine")) { /* OACL_MEMCHECK=1: exit 0 when a freed range comes back at once */
+        void *a, *b;
+        if (aclrtMalloc(&a, 1000, ACL_MEM_MALLOC_HUGE_FIRST) || aclrtFree(a) ||
+            aclrtMalloc(&b, 1000, ACL_MEM_MALLOC_HUGE_FIRST))
+            return 11;
+        return a == b ? 0 : 5;
+    }
     if (!strcmp(mode, "noguard")) { /* OACL_DEVICE_GUARD_PAGES=0: nothing stops the store */
         if (aclrtMallocAlign32((void **)&p, ps, ACL_MEM_MALLOC_HUGE_FIRST))
             return 11;
@@ -225,6 +232,20 @@ static void test_guard_pages_switched_off(void **state)
     run_child("noguard", "OACL_DEVICE_GUARD_PAGES=0", NULL, &status, err, sizeof(err));
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         fail_msg("child noguard: status 0x%x: %s", status, err);
+}
+
+/* The quarantine is bounded: with 0 MiB a freed range is reused at once. */
+static void test_quarantine_bound(void **state)
+{
+    (void)state;
+    int status;
+    char err[4096];
+    run_child("quarantine", "OACL_MEMCHECK=1", "OACL_MEMCHECK_QUARANTINE_MB=0", &status, err, sizeof(err));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("quarantine 0: status 0x%x: %s", status, err);
+    run_child("quarantine", "OACL_MEMCHECK=1", NULL, &status, err, sizeof(err));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 5)
+        fail_msg("default quarantine: status 0x%x: %s", status, err);
 }
 
 static void test_memcheck_tail_placement_faults(void **state)
@@ -552,6 +573,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_guard_page_host_store),
         cmocka_unit_test(test_guard_page_kernel_store),
         cmocka_unit_test(test_guard_pages_switched_off),
+        cmocka_unit_test(test_quarantine_bound),
         cmocka_unit_test(test_memcheck_tail_placement_faults),
         cmocka_unit_test(test_memcheck_use_after_free_faults),
         cmocka_unit_test(test_readonly_kernel_store_faults),
