@@ -576,6 +576,7 @@ static inline void oacl_data_copy_in(oacl_local_t dst, oacl_gm_t src, uint32_t c
 {
     if (!OACL_LIKELY_(oacl_copy_ok_(dst, src.dtype, src.addr, count)))
         oacl_copy_check_full_("DataCopy(GM->UB)", dst, src.dtype, src.addr, count);
+    oacl_gm_check(src.addr, (size_t)count * oacl_dtype_size(dst.dtype), 0, "DataCopy(GM->UB)");
     oacl_memmove(dst.addr, src.addr, (size_t)count * oacl_dtype_size(dst.dtype));
 }
 
@@ -584,6 +585,7 @@ static inline void oacl_data_copy_out(oacl_gm_t dst, oacl_local_t src, uint32_t 
 {
     if (!OACL_LIKELY_(oacl_copy_ok_(src, dst.dtype, dst.addr, count)))
         oacl_copy_check_full_("DataCopy(UB->GM)", src, dst.dtype, dst.addr, count);
+    oacl_gm_check(dst.addr, (size_t)count * oacl_dtype_size(src.dtype), 1, "DataCopy(UB->GM)");
     oacl_memmove(dst.addr, src.addr, (size_t)count * oacl_dtype_size(src.dtype));
 }
 
@@ -919,6 +921,14 @@ static inline void oacl_gm_align_check_(const char *op, const void *gm, oacl_dty
         OACL_FAIL(OACL_FAULT_ALIGN, "%s: global address %p is not aligned to its %u-byte elements", op, gm, es);
 }
 
+/* Bytes of global memory a strided copy spans (first block to last). */
+static inline size_t oacl_strided_span_(oacl_copy_params_t p, uint16_t gap)
+{
+    if (!p.block_count || !p.block_len)
+        return 0;
+    return ((size_t)(p.block_count - 1u) * ((size_t)p.block_len + gap) + p.block_len) * OACL_DATA_BLOCK;
+}
+
 static inline void oacl_copy_blocks_(uint8_t *d, const uint8_t *s, oacl_copy_params_t p)
 {
     size_t len = (size_t)p.block_len * OACL_DATA_BLOCK;
@@ -934,6 +944,7 @@ static inline void oacl_data_copy_in_strided(oacl_local_t dst, oacl_gm_t src, oa
     oacl_strided_check_(op, dst.dtype, src.dtype, p);
     oacl_strided_local_check_(op, dst, p, p.dst_gap);
     oacl_gm_align_check_(op, src.addr, src.dtype);
+    oacl_gm_check(src.addr, oacl_strided_span_(p, p.src_gap), 0, op);
     oacl_copy_blocks_(dst.addr, src.addr, p);
 }
 
@@ -944,6 +955,7 @@ static inline void oacl_data_copy_out_strided(oacl_gm_t dst, oacl_local_t src, o
     oacl_strided_check_(op, dst.dtype, src.dtype, p);
     oacl_strided_local_check_(op, src, p, p.src_gap);
     oacl_gm_align_check_(op, dst.addr, dst.dtype);
+    oacl_gm_check(dst.addr, oacl_strided_span_(p, p.dst_gap), 1, op);
     oacl_copy_blocks_(dst.addr, src.addr, p);
 }
 
@@ -1006,6 +1018,7 @@ static inline void oacl_data_copy_pad_in(oacl_local_t dst, oacl_gm_t src, oacl_p
     static const char op[] = "DataCopyPad(GM->UB)";
     uint32_t es = oacl_dtype_size(dst.dtype);
     uint64_t row = oacl_pad_check_(op, dst, src.dtype, src.addr, p, left, right, p.dst_stride);
+    oacl_gm_check(src.addr, (size_t)(p.block_count - 1u) * ((size_t)p.block_len + p.src_stride) + p.block_len, 0, op);
     if (is_pad && es == 8) {
         const uint8_t *v = (const uint8_t *)pad_value;
         for (uint32_t k = 0; k < es; k++)
@@ -1027,6 +1040,7 @@ static inline void oacl_data_copy_pad_out(oacl_gm_t dst, oacl_local_t src, oacl_
 {
     static const char op[] = "DataCopyPad(UB->GM)";
     uint64_t row = oacl_pad_check_(op, src, dst.dtype, dst.addr, p, 0, 0, p.src_stride);
+    oacl_gm_check(dst.addr, (size_t)(p.block_count - 1u) * ((size_t)p.block_len + p.dst_stride) + p.block_len, 1, op);
     for (uint32_t r = 0; r < p.block_count; r++)
         oacl_memmove(dst.addr + (size_t)r * ((size_t)p.block_len + p.dst_stride),
                 src.addr + (size_t)r * (size_t)(row + p.src_stride) * OACL_DATA_BLOCK, p.block_len);

@@ -99,6 +99,8 @@ enum oacl_fault {
     OACL_FAULT_QUEUE = 4,    /* queue/pipe state machine violated */
     OACL_FAULT_ALIGN = 5,    /* alignment rule violated */
     OACL_FAULT_ARG = 6,      /* invalid argument to a kernel-side API */
+    OACL_FAULT_GM_READ = 7,  /* global-memory read outside every allocation (oacl_gm_check) */
+    OACL_FAULT_GM_WRITE = 8, /* global-memory write outside every allocation, or into read-only memory */
 };
 
 /*
@@ -115,6 +117,18 @@ OACL_KAPI OACL_NORETURN void oacl_kernel_fail(int fault, const char *fmt, ...)
 
 /* A deliberate device fault (the CPU device's asm("trap")). */
 OACL_KAPI OACL_NORETURN void oacl_kernel_trap(void);
+
+/*
+ * Range check of a global-memory access made by a kernel-side API
+ * (DataCopy and friends, GlobalTensor element access): [addr, addr+len)
+ * must lie inside one live allocation (device memory, a device variable,
+ * mapped host memory ...) and, when `write` is non-zero, one that may be
+ * written. Otherwise the block fails (OACL_FAULT_GM_READ/WRITE; the launch
+ * reports 507042..507045 in memcheck mode, the plain exception code
+ * otherwise) with a message naming `op`, the address and the nearest
+ * allocation. Cheap for repeated accesses to the same allocation.
+ */
+OACL_KAPI void oacl_gm_check(const void *addr, size_t len, int write, const char *op);
 
 /* ---- kernels linked into the program (<<<>>> launches) -------------------- */
 

@@ -38,6 +38,20 @@ static void xlate_set_locked(const struct oacl_mem_record *r, bool set)
         g_xlate_ok = false; /* answer from the records from now on */
 }
 
+static uint64_t g_generation; /* atomic */
+
+uint64_t oacl_registry_generation(void) { return __atomic_load_n(&g_generation, __ATOMIC_ACQUIRE); }
+
+bool oacl_registry_timedrdlock(const struct timespec *deadline)
+{
+    return pthread_rwlock_timedrdlock(&g_lock, deadline) == 0;
+}
+
+int oacl_registry_foreach_locked(enum oacl_space sp, int (*fn)(const struct oacl_imap_entry *e, void *arg), void *arg)
+{
+    return oacl_imap_foreach(&g_maps[sp], fn, arg);
+}
+
 void oacl_registry_rdlock(void) { pthread_rwlock_rdlock(&g_lock); }
 void oacl_registry_wrlock(void) { pthread_rwlock_wrlock(&g_lock); }
 void oacl_registry_unlock(void) { pthread_rwlock_unlock(&g_lock); }
@@ -87,6 +101,7 @@ struct oacl_mem_record *oacl_registry_remove_locked(enum oacl_space sp, uintptr_
     struct oacl_imap_entry e;
     if (!oacl_imap_remove(&g_maps[sp], base, &e))
         return NULL;
+    __atomic_add_fetch(&g_generation, 1, __ATOMIC_RELEASE);
     if (g_pages_ok[sp] && oacl_pagemap_set(&g_pages[sp], e.start, e.len, NULL) != 0)
         g_pages_ok[sp] = false;
     if (sp == OACL_SPACE_HOSTREG)

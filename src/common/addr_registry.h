@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 enum oacl_space { OACL_SPACE_ALLOC = 0, OACL_SPACE_HOSTREG = 1 };
 
@@ -69,6 +70,7 @@ struct oacl_mem_record {
     void *pool_block;            /* device memory of a memory pool (mem_pool.c): its
                                     block, which owns this record; NULL otherwise */
     uint16_t module_id;          /* allocations: owner (ACL_RT_MEM_ATTR_MODULE_ID; 0 = not tagged) */
+    struct oacl_site *site;      /* memcheck: where it was made (common/memcheck.h); NULL otherwise */
 };
 
 void oacl_registry_rdlock(void);
@@ -86,6 +88,17 @@ size_t oacl_registry_count_locked(enum oacl_space sp);
  * pages: its device address. False means "ask the records" (not mapped,
  * not registered, or a page shared with another range), never an error. */
 bool oacl_registry_translate_locked(uintptr_t host, uintptr_t *dev);
+
+/* Bumped whenever a range leaves the registry: a copy of a record taken at
+ * generation g is still current while the generation is g (kernel range
+ * checks cache one per thread, gm_check.c). */
+uint64_t oacl_registry_generation(void);
+/* Read lock with a deadline (CLOCK_REALTIME); false if it passed. */
+bool oacl_registry_timedrdlock(const struct timespec *deadline);
+/* Calls fn for every range of sp in address order until it returns non-zero
+ * (lock held, shared is enough; fn must not change the registry). */
+struct oacl_imap_entry;
+int oacl_registry_foreach_locked(enum oacl_space sp, int (*fn)(const struct oacl_imap_entry *e, void *arg), void *arg);
 
 /* Convenience: copy of the record containing addr (shared lock taken). */
 bool oacl_registry_lookup(enum oacl_space sp, uintptr_t addr, struct oacl_mem_record *out);

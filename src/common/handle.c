@@ -165,3 +165,14 @@ uint32_t oacl_handle_live_count(enum oacl_htype type)
     pthread_mutex_unlock(&g_lock);
     return n;
 }
+
+void oacl_handle_foreach(enum oacl_htype type, void (*fn)(struct oacl_obj *o, void *arg), void *arg)
+{
+    pthread_mutex_lock(&g_lock);
+    for (uint32_t i = 0; i < g_nslots; i++) {
+        struct slot *s = slot_at(i);
+        if (s->obj && s->type == (uint32_t)type)
+            fn(s->obj, arg);
+    }
+    pthread_mutex_unlock(&g_lock);
+}

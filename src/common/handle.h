@@ -63,4 +63,8 @@ void oacl_obj_put(struct oacl_obj *o);
 /* Live handles of one type (for tests and leak reports). */
 uint32_t oacl_handle_live_count(enum oacl_htype type);
 
+/* Calls fn for every live object of a type (the table's lock is held: fn
+ * must not use the handle API; for leak reports). */
+void oacl_handle_foreach(enum oacl_htype type, void (*fn)(struct oacl_obj *o, void *arg), void *arg);
+
 #endif /* OACL_COMMON_HANDLE_H */

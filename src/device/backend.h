@@ -190,6 +190,9 @@ struct oacl_indirect_copy {
     uint64_t len;
 };
 
+/* dev_alloc flag in `align` (see there). */
+#define OACL_DEV_ALLOC_TAIL ((size_t)1 << (sizeof(size_t) * 8 - 1))
+
 struct oacl_backend_ops {
     const char *name;
 
@@ -215,7 +218,10 @@ struct oacl_backend_ops {
 
     /* Device memory: at least size bytes aligned to `align` (a power of two)
        in the device's own address range. dev_free first waits for the work
-       already queued on the device's queues (it may still use the memory). */
+       already queued on the device's queues (it may still use the memory).
+       `align` may carry OACL_DEV_ALLOC_TAIL (memory checker): the returned
+       range then ends where the allocation's guard page begins (size a
+       multiple of 32; the pointer is only 32-byte aligned). */
     int (*dev_alloc)(struct oacl_bdev *dev, size_t size, size_t align, void **out, char *err);
     void (*dev_free)(struct oacl_bdev *dev, void *ptr, size_t size);
     /* A synchronous copy between any two addresses the host can reach

@@ -8,11 +8,19 @@
  * pages); both the registration and its device range are recorded in the
  * address registry, and every step below holds the registry's write lock so
  * concurrent registrations of the same memory are serialised.
+ *
+ * ACL_HOST_REG_READONLY (with ACL_HOST_REG_MAPPED): the device mapping is
+ * made read-only, so kernels read the host's pages through it and a kernel
+ * store faults (a kernel-side API write fails its range check first); the
+ * host keeps writing through its own address. It needs a mapping of its
+ * own: a range that would get its host address as device address cannot be
+ * registered read-only.
  */
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "common/addr_registry.h"
+#include "common/memcheck.h"
 #include "runtime/runtime.h"
 
 #define REG_V2_KNOWN (ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY | ACL_HOST_REG_PINNED)
@@ -86,6 +94,13 @@ static aclError do_register(void *ptr, uint64_t size, uint32_t flags, void **dev
         identity = (owner->flags & OACL_REC_VA_IDENTITY) != 0;
     }
     struct oacl_host_map map = {.dev_ptr = NULL, .kind = OACL_MAP_NONE, .relock = false};
+    if ((flags & ACL_HOST_REG_READONLY) && identity) {
+        rc = oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn,
+                       "%p is host memory whose device address is its host address (ACL_RT_MEM_ATTR_VA_FLAG): it "
+                       "cannot get a read-only device mapping",
+                       ptr);
+        goto out_unlock;
+    }
     if ((flags & ACL_HOST_REG_MAPPED) && identity) {
         map.dev_ptr = ptr;
         map.kind = OACL_MAP_IDENTITY;
@@ -95,6 +110,21 @@ static aclError do_register(void *ptr, uint64_t size, uint32_t flags, void **dev
             rc = oacl_fail(rc, fn, "%s", err);
             goto out_unlock;
         }
+        if ((flags & ACL_HOST_REG_READONLY) && map.kind == OACL_MAP_IDENTITY) {
+            be->host_unmap(ptr, size, &map);
+            rc = oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn,
+                           "[%p, +%llu) cannot get a read-only device mapping: its device address would be its host "
+                           "address (register whole pages of anonymous or shared memory)",
+                           ptr, (unsigned long long)size);
+            goto out_unlock;
+        }
+        if ((flags & ACL_HOST_REG_READONLY) &&
+            (rc = be->va_protect(map.dev_ptr, len, OACL_VA_READ, err)) != ACL_SUCCESS) {
+            be->host_unmap(ptr, size, &map);
+            rc = oacl_fail(rc, fn, "%s", err);
+            goto out_unlock;
+        }
+        alias->readonly = (flags & ACL_HOST_REG_READONLY) != 0;
         alias->base = (uintptr_t)map.dev_ptr;
         alias->size = len;
         alias->user_size = size;
@@ -145,6 +175,7 @@ static aclError do_register(void *ptr, uint64_t size, uint32_t flags, void **dev
         reg->peer = NULL;
         free(alias);
     }
+    reg->site = oacl_site_capture(); /* memcheck: for the leak report */
     oacl_registry_unlock();
     if (dev_out)
         *dev_out = map.dev_ptr;
@@ -181,9 +212,15 @@ OACL_API aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag)
     if (flag == 0 || (flag & ~(uint32_t)REG_V2_KNOWN))
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                          "flag 0x%x is invalid (use ACL_HOST_REG_MAPPED and/or ACL_HOST_REG_PINNED)", flag);
-    if (flag & (ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY))
+    if (flag & ACL_HOST_REG_IOMEMORY)
         return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __func__,
-                         "flag 0x%x: ACL_HOST_REG_IOMEMORY and ACL_HOST_REG_READONLY are not supported", flag);
+                         "flag 0x%x: ACL_HOST_REG_IOMEMORY is not supported (the simulated device has no I/O memory)",
+                         flag);
+    if ((flag & ACL_HOST_REG_READONLY) && !(flag & ACL_HOST_REG_MAPPED))
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+                         "flag 0x%x: ACL_HOST_REG_READONLY makes the device mapping read-only; combine it with "
+                         "ACL_HOST_REG_MAPPED",
+                         flag);
     return do_register(ptr, size, flag, NULL, __func__);
 }
 
@@ -249,6 +286,7 @@ OACL_API aclError aclrtHostUnregister(void *ptr)
     }
     oacl_registry_unlock();
     free(reg->peer);
+    oacl_site_free(reg->site);
     free(reg);
     return ACL_SUCCESS;
 }

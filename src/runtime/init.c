@@ -381,6 +381,7 @@ OACL_API aclError aclFinalize(void)
     if (rc == ACL_SUCCESS) {
         oacl_prof_acl_finalize();
         oacl_dump_acl_finalize();
+        oacl_leak_report("aclFinalize");
     }
     return rc;
 }
@@ -407,6 +408,8 @@ OACL_API aclError aclFinalizeReference(uint64_t *refCount)
     if (left == 0) {
         oacl_prof_acl_finalize();
         oacl_dump_acl_finalize();
+        if (rc == ACL_SUCCESS)
+            oacl_leak_report("aclFinalizeReference");
     }
     if (refCount)
         *refCount = left;

@@ -24,7 +24,8 @@ struct mem_key {
     char text[64];
     struct oacl_bshare *share;
     uintptr_t base;
-    size_t len;                 /* shared length: size rounded up to pages */
+    size_t len;                 /* shared length: from the allocation's page, rounded up to pages */
+    size_t off;                 /* the allocation's offset in its first page (memcheck placement) */
     int32_t device;             /* the allocation's device */
     bool no_validation;         /* ..._DISABLE_PID_VALIDATION */
     struct oacl_pidset whitelist;
@@ -33,8 +34,9 @@ struct mem_key {
 struct mem_import {
     struct mem_import *next;
     char key[OACL_KEY_BUF_MIN];
-    void *ptr;
+    void *ptr;                  /* the mapping */
     size_t len;
+    size_t off;                 /* the imported allocation starts at ptr + off */
     struct oacl_device *dev;    /* the importing device */
 };
 
@@ -152,7 +154,10 @@ OACL_API aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, 
     oacl_ipc_key_new('m', &k->key);
     oacl_ipc_key_format(&k->key, k->text);
     k->base = r.base;
-    k->len = page_round(size);
+    /* The memory checker places allocations at the end of their pages: the
+       share starts at the page, the importer adds the offset. */
+    k->off = r.base & ((size_t)sysconf(_SC_PAGESIZE) - 1);
+    k->len = page_round(k->off + size);
     k->device = r.device;
     k->no_validation = flags == ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION;
     pthread_mutex_lock(&g_lock);
@@ -264,6 +269,7 @@ void oacl_ipc_mem_serve(const struct oacl_ipc_request *req, pid_t peer, struct o
         } else {
             rep->status = 0;
             rep->size = k->len;
+            rep->aux[0] = k->off;
             rep->device = k->device;
         }
     }
@@ -295,7 +301,7 @@ OACL_API aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_
     if (!oacl_ipc_key_parse(key, 'm', &k))
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "'%s' is not an IPC memory key", oacl_ipc_key_show(key, shown));
     int fd = -1;
-    size_t len = 0;
+    size_t len = 0, off = 0;
     int32_t exporter_dev = -1;
     if (k.pid == getpid()) {
         /* The exporter itself: served here, no whitelist (decision D9). */
@@ -309,6 +315,7 @@ OACL_API aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_
             rc = oacl_fail(rc, fn, "%s", err);
         else {
             len = e->len;
+            off = e->off;
             exporter_dev = e->device;
         }
         pthread_mutex_unlock(&g_lock);
@@ -316,8 +323,9 @@ OACL_API aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_
         struct oacl_ipc_reply rep;
         rc = oacl_ipc_call(k.pid, OACL_IPC_KIND_MEM, k.id, k.secret, OACL_KEY_SECRET, &rep, &fd, fn);
         len = (size_t)rep.size;
+        off = (size_t)rep.aux[0];
         exporter_dev = rep.device;
-        if (rc == ACL_SUCCESS && len == 0) {
+        if (rc == ACL_SUCCESS && (len == 0 || off >= len)) {
             close(fd);
             rc = oacl_fail(ACL_ERROR_RT_IPC_ERROR, fn, "pid %d announced an empty allocation", (int)k.pid);
         }
@@ -331,9 +339,9 @@ OACL_API aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_
     int brc = imp && r ? oacl_backend()->mem_attach(fd, len, &p, err) : ACL_ERROR_RT_MEMORY_ALLOCATION;
     close(fd); /* the mapping keeps the memory */
     if (brc == ACL_SUCCESS) {
-        r->base = (uintptr_t)p;
-        r->size = len;
-        r->user_size = len;
+        r->base = (uintptr_t)p + off;
+        r->size = len - off;
+        r->user_size = len - off;
         r->kind = OACL_MEM_DEVICE;
         r->origin = OACL_MEM_ORIGIN_IPC_IMPORT;
         r->device = dev->id;
@@ -357,6 +365,7 @@ OACL_API aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_
     copy_key(imp->key, key);
     imp->ptr = p;
     imp->len = len;
+    imp->off = off;
     imp->dev = dev;
     pthread_mutex_lock(&g_lock);
     struct mem_import **tail = &g_imports;
@@ -364,7 +373,7 @@ OACL_API aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_
         tail = &(*tail)->next;
     *tail = imp;
     pthread_mutex_unlock(&g_lock);
-    *devPtr = p;
+    *devPtr = (char *)p + off;
     return ACL_SUCCESS;
 }
 
@@ -418,7 +427,7 @@ OACL_API aclError aclrtIpcMemClose(const char *key)
     pthread_mutex_unlock(&g_lock);
     if (imp) {
         oacl_registry_wrlock();
-        struct oacl_mem_record *r = oacl_registry_remove_locked(OACL_SPACE_ALLOC, (uintptr_t)imp->ptr);
+        struct oacl_mem_record *r = oacl_registry_remove_locked(OACL_SPACE_ALLOC, (uintptr_t)imp->ptr + imp->off);
         oacl_registry_unlock();
         /* Work already queued may still use it (as for aclrtFree). */
         oacl_backend()->mem_detach(imp->dev->bdev, imp->ptr, imp->len);

@@ -27,6 +27,7 @@
 
 #include "acl/acl_rt_memory_soma.h"
 #include "common/addr_registry.h"
+#include "common/memcheck.h"
 #include "device/cpu/soc_profile.h"
 #include "runtime/runtime.h"
 
@@ -273,6 +274,7 @@ static void plain_mark_reached(void *arg)
     struct oacl_device *dev = oacl_device_at(r->device);
     oacl_backend()->dev_release(dev->bdev, (void *)r->base, r->size);
     dev_unreserve(dev, r->size);
+    oacl_site_free(r->site);
     free(r);
 }
 
@@ -282,6 +284,7 @@ static void plain_mark_dropped(void *arg)
     struct oacl_device *dev = oacl_device_at(r->device);
     oacl_backend()->dev_free(dev->bdev, (void *)r->base, r->size); /* waits for queued work */
     dev_unreserve(dev, r->size);
+    oacl_site_free(r->site);
     free(r);
 }
 

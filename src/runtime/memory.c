@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/addr_registry.h"
+#include "common/memcheck.h"
 #include "runtime/copy_check.h"
 #include "common/smi_page.h"
 #include "runtime/runtime.h"
@@ -59,6 +60,7 @@ aclError oacl_host_malloc(void **hostPtr, size_t size, bool va_identity, uint16_
     r->locked = locked;
     r->flags = va_identity ? OACL_REC_VA_IDENTITY : 0;
     r->module_id = module_id;
+    r->site = oacl_site_capture(); /* memcheck: where (leak report) */
     oacl_registry_wrlock();
     int ins = oacl_registry_insert_locked(OACL_SPACE_ALLOC, r);
     oacl_registry_unlock();
@@ -67,6 +69,7 @@ aclError oacl_host_malloc(void **hostPtr, size_t size, bool va_identity, uint16_
         /* Fresh pages always have a free address range: a failure here is
            the registry's own allocation failing. */
         oacl_backend()->host_free(p, size);
+        oacl_site_free(r->site);
         free(r);
         return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "cannot record the allocation (%d)", ins);
     }
@@ -129,6 +132,7 @@ aclError oacl_host_free(void *hostPtr, const char *fn)
     oacl_registry_unlock();
     if (rc)
         return rc;
+    oacl_site_free(r->site);
     free(r);
     return ACL_SUCCESS;
 }
@@ -137,7 +141,8 @@ aclError oacl_host_free(void *hostPtr, const char *fn)
 
 /* Bytes a device allocation really takes: CANN rounds to 32 bytes and adds
  * 32 bytes of slack (so kernels may over-read a little), except for the
- * 1 GiB-page policies. */
+ * 1 GiB-page policies. The memory checker drops the slack: the allocation
+ * ends at its guard page, 32-byte exact. */
 static bool alloc_len(size_t size, aclrtMemMallocPolicy policy, bool pad, size_t *len)
 {
     bool huge1g = policy == ACL_MEM_MALLOC_HUGE1G_ONLY || policy == ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
@@ -162,6 +167,9 @@ aclError oacl_device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy pol
     oacl_obj_put(&ctx->obj);
     size_t len;
     uint64_t cap = oacl_config()->device_memory;
+    bool memcheck = oacl_memcheck_on();
+    if (memcheck)
+        pad = false;
     if (!alloc_len(size, policy, pad, &len) || len > cap)
         return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "%zu bytes exceed device %d's %llu bytes", size,
                          dev->id, (unsigned long long)cap);
@@ -179,7 +187,8 @@ aclError oacl_device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy pol
     struct oacl_mem_record *r = calloc(1, sizeof(*r));
     char err[OACL_BACKEND_ERRLEN] = "";
     void *p = NULL;
-    rc = r ? oacl_backend()->dev_alloc(dev->bdev, len, 64, &p, err) : ACL_ERROR_RT_MEMORY_ALLOCATION;
+    rc = r ? oacl_backend()->dev_alloc(dev->bdev, len, memcheck ? 64 | OACL_DEV_ALLOC_TAIL : 64, &p, err)
+           : ACL_ERROR_RT_MEMORY_ALLOCATION;
     if (rc == ACL_SUCCESS) {
         r->base = (uintptr_t)p;
         r->size = len;
@@ -188,6 +197,7 @@ aclError oacl_device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy pol
         r->device = dev->id;
         r->flags = (uint32_t)policy;
         r->module_id = module_id;
+        r->site = oacl_site_capture();
         oacl_registry_wrlock();
         if (oacl_registry_insert_locked(OACL_SPACE_ALLOC, r) != 0) {
             snprintf(err, sizeof(err), "cannot record the allocation");
@@ -200,6 +210,8 @@ aclError oacl_device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy pol
         snprintf(err, sizeof(err), "out of memory");
     }
     if (rc) {
+        if (r)
+            oacl_site_free(r->site);
         free(r);
         pthread_mutex_lock(&dev->mem_lock);
         dev->mem_used -= len;
@@ -286,6 +298,10 @@ aclError oacl_device_free(void *devPtr, const char *fn)
     oacl_smi_mem_used((uint32_t)dev->id, dev->mem_used); /* oacl-smi */
     pthread_mutex_unlock(&dev->mem_lock);
     oacl_mem_usage_sub(r->device, r->module_id, r->size);
+    if (oacl_memcheck_on())
+        oacl_memcheck_note_free(r->base, r->size, r->user_size, r->site); /* describes a later use */
+    else
+        oacl_site_free(r->site);
     free(r);
     return ACL_SUCCESS;
 }

@@ -507,4 +507,8 @@ aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kerne
  * (kernel_symbol.c). */
 aclError oacl_func_resolve(const void *func, bool symbols, struct oacl_function **out, const char *fn);
 
+/* The leak report (leak_report.c): prints what is still alive to stderr
+ * when OACL_LEAK_REPORT=1 or memcheck mode is on; `when` names the moment. */
+void oacl_leak_report(const char *when);
+
 #endif /* OACL_RUNTIME_RUNTIME_H */

@@ -9,6 +9,7 @@
  * Deterministic mode does not serialise blocks: cross-block
  * synchronisation in a kernel would deadlock.
  */
+#include "common/memcheck.h"
 #include "runtime/runtime.h"
 
 #define SYSPARAM_COUNT 4
@@ -39,6 +40,8 @@ void oacl_sysparam_set(int opt, int64_t value)
 {
     if (oacl_sysparam_valid(opt, value))
         __atomic_store_n(&g_sysparam[opt], value, __ATOMIC_RELEASE);
+    if (opt == ACL_OPT_ENABLE_DEBUG_KERNEL && oacl_sysparam_valid(opt, value))
+        oacl_memcheck_set_debug_kernel(value != 0); /* CANN's switch for the memory checker */
 }
 
 bool oacl_sysparam_debug_kernel(void) { return oacl_sysparam_get(ACL_OPT_ENABLE_DEBUG_KERNEL) != 0; }

@@ -36,11 +36,13 @@ public:
     T GetValue(uint64_t offset) const
     {
         T v;
+        ::oacl_gm_check(g_.addr + offset * sizeof(T), sizeof(T), 0, "GlobalTensor::GetValue");
         std::memcpy(static_cast<void *>(&v), g_.addr + offset * sizeof(T), sizeof(T));
         return v;
     }
     void SetValue(uint64_t offset, T value) const
     {
+        ::oacl_gm_check(g_.addr + offset * sizeof(T), sizeof(T), 1, "GlobalTensor::SetValue");
         std::memcpy(g_.addr + offset * sizeof(T), static_cast<const void *>(&value), sizeof(T));
     }
     T &operator()(uint64_t offset) const { return GetPhyAddr()[offset]; }

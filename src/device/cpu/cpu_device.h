@@ -79,7 +79,7 @@ struct oacl_task {
     uint64_t trace_bytes;            /* copies and fills: bytes */
     uint64_t trace_busy_ns;          /* atomic: sum of block execution times */
     struct oacl_dump_plan *dump;     /* kernel launches selected for a data dump */
-    char fail_msg[384];              /* written by the thread that set failed */
+    char fail_msg[512];              /* written by the thread that set failed */
 
     /* kernel launch payload */
     struct oacl_module *module;

@@ -7,8 +7,10 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "common/addr_registry.h"
+#include "common/memcheck.h"
 #include "device/cpu/fault.h"
 
 /* Allocations farther away than this are not "nearest" to anything. */
@@ -64,6 +66,11 @@ size_t oacl_fault_describe_addr(uintptr_t addr, char *buf, size_t len)
     if (addr < 4096) {
         n = snprintf(buf, len, "NULL pointer (address 0x%" PRIxPTR ")", addr);
         return n < 0 ? 0 : (size_t)n;
+    }
+    /* Under memcheck the checker knows freed ranges and allocation sites. */
+    if (oacl_memcheck_on()) {
+        oacl_memcheck_describe(addr, 0, buf, len);
+        return strlen(buf);
     }
     oacl_registry_rdlock();
     struct oacl_mem_record *in = oacl_registry_find_locked(OACL_SPACE_ALLOC, addr);

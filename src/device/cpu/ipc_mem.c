@@ -94,8 +94,10 @@ static int copy_populated(int arena_fd, off_t off, const uint8_t *base, size_t l
 
 int oacl_cpu_mem_share(struct oacl_bdev *dev, void *ptr, size_t size, struct oacl_bshare **out, char *err)
 {
-    uintptr_t base = (uintptr_t)ptr;
-    size_t len = page_round(size);
+    /* From the allocation's first page (the memory checker places
+       allocations at the end of their pages) to its last. */
+    uintptr_t base = (uintptr_t)ptr & ~(uintptr_t)(page_round(1) - 1);
+    size_t len = page_round((uintptr_t)ptr + size - base);
     pthread_mutex_lock(&g_lock);
     for (struct oacl_bshare *s = g_shares; s; s = s->next) {
         if (s->dev == dev && s->base == base) { /* moved already: later exports reuse the file */
@@ -127,7 +129,7 @@ int oacl_cpu_mem_share(struct oacl_bdev *dev, void *ptr, size_t size, struct oac
             snprintf(err, OACL_BACKEND_ERRLEN, "cannot copy the allocation into its own memory file: %s",
                      strerror(errno));
             rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
-        } else if (mmap(ptr, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+        } else if (mmap((void *)base, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
             snprintf(err, OACL_BACKEND_ERRLEN, "cannot map the allocation's memory file: %s", strerror(errno));
             rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
         }
@@ -188,7 +190,7 @@ void oacl_cpu_share_put(struct oacl_bshare *s)
 
 void oacl_cpu_share_forget(struct oacl_bdev *dev, void *ptr)
 {
-    uintptr_t base = (uintptr_t)ptr;
+    uintptr_t base = (uintptr_t)ptr & ~(uintptr_t)(page_round(1) - 1);
     pthread_mutex_lock(&g_lock);
     struct oacl_bshare **link = &g_shares, *s = NULL;
     for (; *link; link = &(*link)->next) {
@@ -206,7 +208,7 @@ void oacl_cpu_share_forget(struct oacl_bdev *dev, void *ptr)
         int arena_fd;
         off_t off;
         if (oacl_cpu_arena_extent(dev, base, s->len, &arena_fd, &off))
-            mmap(ptr, s->len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, arena_fd, off);
+            mmap((void *)base, s->len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, arena_fd, off);
         close(s->fd);
         s->fd = -1;
         last = --s->refs == 0;

@@ -28,6 +28,7 @@
 
 #include "acl/acl.h"
 #include "common/log.h"
+#include "common/memcheck.h"
 #include "device/cpu/cpu_device.h"
 #include "device/cpu/fault.h"
 
@@ -39,7 +40,7 @@ struct exec_thread {
     uint8_t *ub;
     sigjmp_buf jmp;
     int fault;
-    char fault_msg[320];
+    char fault_msg[512];
     /* Fault isolation. The signal handler reads and writes these on the
        thread itself: in_kernel says kernel code runs under jmp. */
     volatile sig_atomic_t in_kernel;
@@ -154,6 +155,18 @@ void oacl_exec_thread_release(void)
 }
 
 OACL_KAPI struct oacl_block_ctx *oacl_block(void) { return tls_block; }
+
+/* The fault class of a failed block: global out-of-range accesses found by
+ * the range checks (oacl_gm_check) get CANN's bounds-check codes in
+ * memcheck mode (oacl_fault_code). */
+static enum oacl_fault_class block_fault_class(const struct exec_thread *et)
+{
+    if (et->fclass == OACL_FAULT_CLASS_EXCEPTION && et->fault == OACL_FAULT_GM_READ)
+        return OACL_FAULT_CLASS_OOB_READ;
+    if (et->fclass == OACL_FAULT_CLASS_EXCEPTION && et->fault == OACL_FAULT_GM_WRITE)
+        return OACL_FAULT_CLASS_OOB_WRITE;
+    return (enum oacl_fault_class)et->fclass;
+}
 
 /* Calls the block's entry under a jump point; false if the block faulted.
  * Kept separate so no caller state lives across the sigsetjmp. No signal
@@ -348,6 +361,7 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     b->npu_arch = t->dev->npu_arch;
     b->kernel_name = t->kernel->name;
     b->pipe_live = 0;
+    et->fault = 0;
     tls_block = b;
     et->sig = 0;
     et->fclass = OACL_FAULT_CLASS_EXCEPTION;
@@ -374,7 +388,7 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     if (!ok) {
         if (et->sig || et->fclass == OACL_FAULT_CLASS_TIMEOUT)
             signal_message(et, b, t->aiv, t->timeout_ns);
-        oacl_exec_task_fail(t, oacl_fault_code((enum oacl_fault_class)et->fclass, t->aiv, false), et->fault_msg);
+        oacl_exec_task_fail(t, oacl_fault_code(block_fault_class(et), t->aiv, oacl_memcheck_on()), et->fault_msg);
     } else if (ck && cpu_ret != 0) {
         char msg[200];
         snprintf(msg, sizeof(msg), "CPU kernel '%s' (%s) returned %u in block %u", ck->kernel_name, ck->func_name,
@@ -394,6 +408,8 @@ static const char *fault_name(int fault)
     case OACL_FAULT_QUEUE: return "queue";
     case OACL_FAULT_ALIGN: return "alignment";
     case OACL_FAULT_ARG: return "argument";
+    case OACL_FAULT_GM_READ: return "out-of-range read";
+    case OACL_FAULT_GM_WRITE: return "out-of-range write";
     default: return "kernel";
     }
 }
@@ -402,7 +418,7 @@ static __attribute__((noreturn)) void kernel_fail_v(int fclass, int fault, const
 {
     struct exec_thread *et = tls_thread;
     struct oacl_block_ctx *b = tls_block;
-    char text[256];
+    char text[448];
     vsnprintf(text, sizeof(text), fmt, ap);
     if (!b || !et || !et->in_kernel) {
         fprintf(stderr, "[oacl ERROR] oacl_kernel_fail called outside a kernel: %s\n", text);
