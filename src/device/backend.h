@@ -472,6 +472,18 @@ struct oacl_backend_ops {
        symbol describes the code. */
     void (*kernel_code)(struct oacl_module *m, const struct oacl_kernel_info *k, const void *symbol, void **addr,
                         size_t *size);
+
+    /* ---- execution control (acl-rt-reliability.md §3.3) ---- */
+    /* Stops q: its running task is interrupted (not a failure) and later
+       tasks stay queued without starting; queue_sync and queue_wait then
+       return ACL_ERROR_RT_STREAM_ABORT at once. queue_abort interrupts the
+       running task, drops every queued one (event records among them
+       complete), clears q's recorded failure and ends a stop; it returns
+       once q is idle, or ACL_ERROR_RT_WAIT_TIMEOUT after timeout_ns (< 0:
+       no limit). */
+    int (*queue_stop)(struct oacl_queue *q, int64_t timeout_ns);
+    int (*queue_abort)(struct oacl_queue *q, int64_t timeout_ns);
+    bool (*queue_stopped)(struct oacl_queue *q);
 };
 
 /* Accesses of va_map / va_protect (the values of aclrtMemAccessFlags). */

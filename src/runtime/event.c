@@ -290,6 +290,11 @@ static aclError sync_event(aclrtEvent event, int64_t timeout_ns, const char *fn)
     aclError rc = oacl_event_get(event, &e, fn);
     if (rc)
         return rc;
+    rc = oacl_ctl_device_check(e->dev, fn); /* 107022 during a device task abort */
+    if (rc) {
+        oacl_obj_put(&e->obj);
+        return rc;
+    }
     int src = oacl_backend()->event_sync(e->be, timeout_ns);
     oacl_mem_pool_on_sync(e->dev); /* pools' release threshold */
     if (src == ACL_ERROR_RT_IPC_ERROR) {

@@ -150,6 +150,7 @@ static bool alloc_len(size_t size, aclrtMemMallocPolicy policy, bool pad, size_t
 aclError oacl_device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy, bool pad, uint16_t module_id,
                             const char *fn)
 {
+    oacl_snapshot_gate(); /* a locked process allocates nothing */
     if (!devPtr)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "devPtr is NULL");
     if (size == 0)
@@ -232,6 +233,7 @@ OACL_API aclError aclrtFree(void *devPtr)
 
 aclError oacl_device_free(void *devPtr, const char *fn)
 {
+    oacl_snapshot_gate();
     if (!devPtr)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "devPtr is NULL");
     uintptr_t p = (uintptr_t)devPtr;
@@ -421,6 +423,7 @@ OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t
     OACL_PROF_API("MemCopySync");
     if (count == 0)
         return ACL_SUCCESS;
+    oacl_snapshot_gate();
     struct oacl_copy_sides sides;
     aclError rc = oacl_copy_check(dst, destMax, src, count, kind, false, &sides, __func__);
     if (rc)
@@ -430,6 +433,8 @@ OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t
     if (rc)
         return rc;
     rc = oacl_copy_check_reach(ctx, &sides, __func__);
+    if (rc == ACL_SUCCESS)
+        rc = oacl_ctl_device_check(ctx->dev, __func__); /* refused during a device task abort */
     if (rc == ACL_SUCCESS && dst != src) {
         /* A synchronous copy sees the effects of the work queued earlier on
            the device's default stream (without consuming its errors). */

@@ -90,6 +90,7 @@ struct oacl_device {
     uint64_t peer_mask;                 /* bit p: access to device p's memory enabled */
     int32_t fault_code;                 /* newest kernel failure synchronised, 0 = none */
     int32_t group_sel;                  /* groups.c: aclrtSetGroup id + 1, 0 = none (atomic) */
+    uint32_t task_abort;                /* stream_ctl.c: aclrtDeviceTaskAbort in progress (atomic) */
 };
 
 /* Streams per device, default streams included (CANN: 512..2048). */
@@ -182,6 +183,9 @@ struct oacl_stream {
     uint32_t overflow_switch;
     uint32_t user_tag;
     uint32_t cache_op_info;
+    /* stream_ctl.c, atomic: aclrtStreamAbort in progress; DESTROY_PRE told */
+    uint32_t aborting;
+    uint32_t destroy_told;
 };
 
 /* Stops the stream's host thread and drops its subscriptions (the stream's
@@ -499,5 +503,30 @@ aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kerne
  * context: 107002), then a live function handle; else 107017
  * (kernel_symbol.c). */
 aclError oacl_func_resolve(const void *func, bool symbols, struct oacl_function **out, const char *fn);
+
+/* ---- execution control and state observers (stream_ctl.c, acl-rt-reliability.md §3.3) ---- */
+
+/* 107022 (with a message naming fn) while an aclrtDeviceTaskAbort runs on dev. */
+aclError oacl_ctl_device_check(const struct oacl_device *dev, const char *fn);
+/* 107022 / 107023 when s's device is in a task abort / s is being aborted. */
+aclError oacl_ctl_stream_check(const struct oacl_stream *s, const char *fn);
+/* Contexts known to aclrtDeviceTaskAbort: added once created, removed when
+ * their teardown starts. */
+void oacl_ctl_ctx_add(struct oacl_context *ctx);
+void oacl_ctl_ctx_remove(struct oacl_context *ctx);
+/* Stream state observers (aclrtRegStreamStateCallback): CREATE_POST with a
+ * new stream's handle; DESTROY_PRE once per stream (later calls do nothing).
+ * Called without runtime locks held. */
+void oacl_ctl_stream_created(void *handle);
+void oacl_ctl_stream_destroying(struct oacl_stream *s);
+/* Device state observers (aclrtRegDeviceStateCallback), aclrtDeviceState. */
+void oacl_ctl_device_state(int32_t device, int state);
+/* Devices (bit per id < 64) on which the process has a context. */
+uint64_t oacl_ctl_active_devices(void);
+/* Synchronises every stream of every context; the first failure found. */
+aclError oacl_ctl_sync_all(const char *fn);
+/* Process snapshot (snapshot.c): while the process is locked, calls that
+ * change device state wait here (the locking thread passes). */
+void oacl_snapshot_gate(void);
 
 #endif /* OACL_RUNTIME_RUNTIME_H */

@@ -177,6 +177,11 @@ static void record_run(struct oacl_task *t, uint32_t unit)
 static void event_task_release(struct oacl_task *t)
 {
     struct record_data *r = t->data;
+    /* A record discarded unrun (stream abort, stop then destroy, device
+       task abort) still completes its capture: waits on it are released
+       instead of hanging (acl-rt-reliability.md Decision 8). */
+    if (!t->started && t->run == record_run && t->queue)
+        record_run(t, 0);
     event_put(r->event);
     free(t);
 }

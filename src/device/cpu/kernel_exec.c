@@ -31,6 +31,11 @@ struct exec_thread {
 
 static __thread struct exec_thread *tls_thread;
 static __thread struct oacl_block_ctx *tls_block;
+/* The running block's task's kill flag (stop/abort), NULL outside blocks. */
+static __thread const uint32_t *tls_kill;
+
+/* et->fault of a block that a stop or abort interrupted (not a failure). */
+#define FAULT_KILLED (-1)
 static pthread_key_t g_thread_key;
 static pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
 
@@ -72,7 +77,29 @@ void oacl_exec_thread_release(void)
     tls_thread = NULL;
 }
 
-OACL_KAPI struct oacl_block_ctx *oacl_block(void) { return tls_block; }
+static __attribute__((noinline, noreturn)) void block_killed(void)
+{
+    tls_thread->fault = FAULT_KILLED;
+    siglongjmp(tls_thread->jmp, 1);
+}
+
+/* Every kernel API call comes through here: the cooperative point where a
+ * stopped or aborted launch's running blocks unwind. */
+OACL_KAPI struct oacl_block_ctx *oacl_block(void)
+{
+    const uint32_t *kill = tls_kill;
+    if (__builtin_expect(kill != NULL && __atomic_load_n(kill, __ATOMIC_RELAXED) != 0, 0))
+        block_killed();
+    return tls_block;
+}
+
+void oacl_kernel_interrupt(struct oacl_task *t)
+{
+    /* Cooperative for now: the flag is enough for blocks that call the
+       kernel API; a signal-based interruption of the threads running t's
+       blocks plugs in here. */
+    __atomic_store_n(&t->killed, 1u, __ATOMIC_RELEASE);
+}
 
 /* Calls the block's entry under a jump point; false if the block faulted.
  * Kept separate so no caller state lives across the sigsetjmp. No signal
@@ -99,7 +126,8 @@ static __attribute__((noinline)) bool call_cpu(struct exec_thread *et, uint32_t 
 void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
 {
     uint64_t observed = oacl_cpu_block_begin(t); /* profiler, dumps, status page */
-    if (__atomic_load_n(&t->failed, __ATOMIC_ACQUIRE) || oacl_exec_stopped(t->queue)) {
+    if (__atomic_load_n(&t->failed, __ATOMIC_ACQUIRE) || oacl_exec_stopped(t->queue) ||
+        __atomic_load_n(&t->killed, __ATOMIC_ACQUIRE)) {
         if (observed)
             oacl_cpu_block_end(t, unit, observed, false);
         return; /* the launch (or its context) already failed: skip the block */
@@ -120,21 +148,25 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     b->kernel_name = t->kernel->name;
     b->pipe_live = 0;
     tls_block = b;
+    et->fault = 0;
+    tls_kill = &t->killed;
     if (t->kernel->entry == oacl_cpu_kernel_entry) {
         /* A CPU kernel: its return value says whether the block failed. */
         const struct oacl_cpu_kernel *ck = (const struct oacl_cpu_kernel *)t->kernel;
         uint32_t ret = 0;
         if (!call_cpu(et, ck->fn, (void *)(uintptr_t)t->args, &ret)) {
-            oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_EXCEPTION, et->fault_msg);
+            if (et->fault != FAULT_KILLED)
+                oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_EXCEPTION, et->fault_msg);
         } else if (ret != 0) {
             char msg[200];
             snprintf(msg, sizeof(msg), "CPU kernel '%s' (%s) returned %u in block %u", ck->kernel_name, ck->func_name,
                      ret, b->block_idx);
             oacl_exec_task_fail(t, ACL_ERROR_RT_AICPU_EXCEPTION, msg);
         }
-    } else if (!call_entry(et, t->kernel->entry, t->args)) {
+    } else if (!call_entry(et, t->kernel->entry, t->args) && et->fault != FAULT_KILLED) {
         oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_EXCEPTION, et->fault_msg);
     }
+    tls_kill = NULL;
     tls_block = NULL;
     if (observed)
         oacl_cpu_block_end(t, unit, observed, true);
