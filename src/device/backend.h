@@ -284,7 +284,8 @@ struct oacl_backend_ops {
     int (*event_wait)(struct oacl_queue *q, struct oacl_bevent *e, uint64_t timeout_ns, bool *queued, char *err);
     int (*event_reset)(struct oacl_queue *q, struct oacl_bevent *e, char *err);
     void (*event_query)(struct oacl_bevent *e, struct oacl_event_state *st);
-    /* Blocks until the newest capture completes: 0, or ETIMEDOUT. */
+    /* Blocks until the newest capture completes: 0, or ETIMEDOUT; ECANCELED
+       when its record waits in a stopped queue (queue_stop). */
     int (*event_sync)(struct oacl_bevent *e, int64_t timeout_ns);
 
     /* Notifies: a record sets the notify in q's order; a wait holds q's

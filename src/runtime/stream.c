@@ -505,7 +505,10 @@ OACL_API aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status
     struct oacl_stream *s = NULL;
     aclError rc = oacl_stream_arg(stream, OACL_STREAM_QUERY, &s, __func__);
     if (rc == ACL_SUCCESS) {
-        *status = oacl_backend()->queue_idle(s->queue) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+        /* A stopped stream never completes until it is aborted. */
+        const struct oacl_backend_ops *be = oacl_backend();
+        *status = be->queue_idle(s->queue) && !be->queue_stopped(s->queue) ? ACL_STREAM_STATUS_COMPLETE
+                                                                           : ACL_STREAM_STATUS_NOT_READY;
         oacl_obj_put(&s->obj);
     }
     return rc;

@@ -61,7 +61,7 @@ static aclError reg_set(struct registry *r, const char *name, void (*fn)(void), 
         if (found) {
             struct reg_entry *e = *link;
             *link = e->next;
-            r->count--;
+            __atomic_sub_fetch(&r->count, 1, __ATOMIC_RELAXED);
             free(e->name);
             free(e);
         }
@@ -86,7 +86,7 @@ static aclError reg_set(struct registry *r, const char *name, void (*fn)(void), 
     e->args = args;
     e->next = *link;
     *link = e;
-    r->count++;
+    __atomic_add_fetch(&r->count, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&r->lock);
     return ACL_SUCCESS;
 }
@@ -103,7 +103,8 @@ static struct reg_call *reg_snapshot(struct registry *r, uint32_t *n)
     if (__atomic_load_n(&r->count, __ATOMIC_RELAXED) == 0)
         return NULL;
     pthread_mutex_lock(&r->lock);
-    struct reg_call *v = r->count ? calloc(r->count, sizeof(*v)) : NULL;
+    uint32_t count = __atomic_load_n(&r->count, __ATOMIC_RELAXED);
+    struct reg_call *v = count ? calloc(count, sizeof(*v)) : NULL;
     if (v)
         for (struct reg_entry *e = r->head; e; e = e->next) {
             v[*n].fn = e->fn;

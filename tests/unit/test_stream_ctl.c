@@ -98,8 +98,14 @@ static void test_stop_running_and_queued(void **state)
     reset_words();
     aclrtStream s = NULL;
     ACL_OK(aclrtCreateStream(&s));
-    ACL_OK(aclrtStreamStop(s)); /* idle: fine */
+    ACL_OK(aclrtStreamStop(s)); /* idle: fine, but stopped all the same */
+    aclrtStreamStatus idle = ACL_STREAM_STATUS_COMPLETE;
+    ACL_OK(aclrtStreamQuery(s, &idle));
+    assert_int_equal(idle, ACL_STREAM_STATUS_NOT_READY);
+    ACL_ERR(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_ABORT, NULL);
     ACL_OK(aclrtStreamAbort(s));
+    ACL_OK(aclrtStreamQuery(s, &idle));
+    assert_int_equal(idle, ACL_STREAM_STATUS_COMPLETE);
     launch_spin(s);
     ACL_OK(launch_mark(s, OUT_OFF, 7));
     ACL_OK(aclrtStreamStop(s));
@@ -188,6 +194,51 @@ static void test_abort_queued(void **state)
     ACL_OK(aclrtDestroyStream(s2));
     ACL_OK(aclrtDestroyStream(s));
     *gate_host() = 0;
+}
+
+/* Streams blocked in an event wait and a notify wait are released by an
+ * abort (no error); the producers are untouched. */
+static void test_abort_releases_waits(void **state)
+{
+    (void)state;
+    reset_words();
+    aclrtStream prod = NULL, s = NULL, sn = NULL;
+    aclrtEvent ev = NULL;
+    aclrtNotify n = NULL;
+    ACL_OK(aclrtCreateStream(&prod));
+    ACL_OK(aclrtCreateStream(&s));
+    ACL_OK(aclrtCreateStream(&sn));
+    ACL_OK(aclrtCreateEvent(&ev));
+    ACL_OK(aclrtCreateNotify(&n, 0));
+    ACL_OK(aclrtValueWait(dev_at(GATE_OFF), 1, ACL_STREAM_WAIT_VALUE_EQ, prod));
+    ACL_OK(aclrtRecordEvent(ev, prod));
+    ACL_OK(aclrtStreamWaitEvent(s, ev));
+    ACL_OK(launch_mark(s, OUT_OFF, 1));
+    ACL_OK(aclrtWaitAndResetNotify(n, sn, 0));
+    ACL_OK(launch_mark(sn, OUT2_OFF, 2));
+    ACL_OK(aclrtStreamAbort(s));
+    ACL_OK(aclrtStreamAbort(sn));
+    ACL_OK(aclrtSynchronizeStream(s));
+    ACL_OK(aclrtSynchronizeStream(sn));
+    assert_int_equal(*host_u32(OUT_OFF), 0);
+    assert_int_equal(*host_u32(OUT2_OFF), 0);
+    /* The producer still waits for its gate; both waiting streams work. */
+    aclrtStreamStatus st = ACL_STREAM_STATUS_COMPLETE;
+    ACL_OK(aclrtStreamQuery(prod, &st));
+    assert_int_equal(st, ACL_STREAM_STATUS_NOT_READY);
+    __atomic_store_n(gate_host(), 1, __ATOMIC_RELEASE);
+    ACL_OK(aclrtSynchronizeStream(prod));
+    ACL_OK(aclrtRecordNotify(n, prod));
+    ACL_OK(aclrtWaitAndResetNotify(n, sn, 0));
+    ACL_OK(launch_mark(sn, OUT2_OFF, 3));
+    ACL_OK(aclrtSynchronizeStream(sn));
+    assert_int_equal(*host_u32(OUT2_OFF), 3);
+    ACL_OK(aclrtDestroyNotify(n));
+    ACL_OK(aclrtDestroyEvent(ev));
+    ACL_OK(aclrtDestroyStream(sn));
+    ACL_OK(aclrtDestroyStream(s));
+    ACL_OK(aclrtDestroyStream(prod));
+    __atomic_store_n(gate_host(), 0, __ATOMIC_RELEASE);
 }
 
 static void test_abort_running_kernel(void **state)
@@ -526,6 +577,35 @@ static void test_stop_from_other_thread(void **state)
     ACL_OK(aclrtDestroyStream(s));
 }
 
+static void test_stop_releases_event_sync(void **state)
+{
+    (void)state;
+    reset_words();
+    aclrtStream s = NULL;
+    aclrtEvent ev = NULL;
+    ACL_OK(aclrtCreateStream(&s));
+    ACL_OK(aclrtCreateEvent(&ev));
+    launch_spin(s);
+    ACL_OK(aclrtRecordEvent(ev, s));
+    struct abort_arg a = {NULL, s, -1};
+    ACL_OK(aclrtGetCurrentContext(&a.ctx));
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, abort_thread, &a), 0);
+    /* The record sits behind the spinning kernel: this waits until the
+       stop, then reports that it would wait forever. */
+    ACL_ERR(aclrtSynchronizeEvent(ev), ACL_ERROR_RT_STREAM_ABORT, "stopped");
+    pthread_join(t, NULL);
+    assert_int_equal(a.rc, ACL_SUCCESS);
+    ACL_ERR(aclrtSynchronizeEventWithTimeout(ev, 10000), ACL_ERROR_RT_STREAM_ABORT, NULL);
+    /* The abort drops the record, which completes: the event is usable. */
+    ACL_OK(aclrtStreamAbort(s));
+    ACL_OK(aclrtSynchronizeEvent(ev));
+    ACL_OK(aclrtRecordEvent(ev, s));
+    ACL_OK(aclrtSynchronizeEvent(ev));
+    ACL_OK(aclrtDestroyEvent(ev));
+    ACL_OK(aclrtDestroyStream(s));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -533,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_stop_running_and_queued),
         cmocka_unit_test(test_stop_releases_value_wait),
         cmocka_unit_test(test_abort_queued),
+        cmocka_unit_test(test_abort_releases_waits),
         cmocka_unit_test(test_abort_running_kernel),
         cmocka_unit_test(test_abort_default_and_pending_error),
         cmocka_unit_test(test_stream_state_callbacks),
@@ -542,6 +623,7 @@ int main(void)
         cmocka_unit_test(test_task_abort_callback_fails),
         cmocka_unit_test(test_task_abort_clears_stop_mode),
         cmocka_unit_test(test_stop_from_other_thread),
+        cmocka_unit_test(test_stop_releases_event_sync),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
