@@ -606,6 +606,60 @@ static void test_stop_releases_event_sync(void **state)
     ACL_OK(aclrtDestroyStream(s));
 }
 
+static uint32_t g_hf_started, g_hf_release;
+
+/* A host function that runs until the test lets it go. */
+static void blocking_host_fn(void *args)
+{
+    (void)args;
+    __atomic_store_n(&g_hf_started, 1, __ATOMIC_RELEASE);
+    while (!__atomic_load_n(&g_hf_release, __ATOMIC_ACQUIRE))
+        sched_yield();
+}
+
+static void *stream_abort_thread(void *p)
+{
+    struct abort_arg *a = p;
+    aclrtSetCurrentContext(a->ctx);
+    a->rc = aclrtStreamAbort(a->s);
+    return NULL;
+}
+
+/* While an abort is in progress (it waits for a running host function,
+ * which cannot be interrupted), other threads' submissions and
+ * synchronisations on the stream return 107023. */
+static void test_abort_in_progress_refuses(void **state)
+{
+    (void)state;
+    reset_words();
+    g_hf_started = g_hf_release = 0;
+    aclrtStream s = NULL;
+    ACL_OK(aclrtCreateStream(&s));
+    ACL_OK(aclrtLaunchHostFunc(s, blocking_host_fn, NULL));
+    while (!__atomic_load_n(&g_hf_started, __ATOMIC_ACQUIRE))
+        sched_yield();
+    ACL_OK(launch_mark(s, OUT_OFF, 1));
+    struct abort_arg a = {NULL, s, -1};
+    ACL_OK(aclrtGetCurrentContext(&a.ctx));
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, stream_abort_thread, &a), 0);
+    aclError rc;
+    while ((rc = launch_mark(s, OUT_OFF, 2)) == ACL_SUCCESS)
+        sched_yield(); /* until the abort has begun */
+    assert_int_equal(rc, ACL_ERROR_RT_STREAM_ABORT);
+    ACL_ERR(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_ABORT, "being aborted");
+    ACL_ERR(aclrtStreamStop(s), ACL_ERROR_RT_STREAM_ABORT, NULL);
+    __atomic_store_n(&g_hf_release, 1, __ATOMIC_RELEASE);
+    pthread_join(t, NULL);
+    assert_int_equal(a.rc, ACL_SUCCESS);
+    ACL_OK(aclrtSynchronizeStream(s));
+    assert_int_equal(*host_u32(OUT_OFF), 0); /* every queued mark was dropped */
+    ACL_OK(launch_mark(s, OUT_OFF, 3));
+    ACL_OK(aclrtSynchronizeStream(s));
+    assert_int_equal(*host_u32(OUT_OFF), 3);
+    ACL_OK(aclrtDestroyStream(s));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -624,6 +678,7 @@ int main(void)
         cmocka_unit_test(test_task_abort_clears_stop_mode),
         cmocka_unit_test(test_stop_from_other_thread),
         cmocka_unit_test(test_stop_releases_event_sync),
+        cmocka_unit_test(test_abort_in_progress_refuses),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
