@@ -528,5 +528,9 @@ aclError oacl_ctl_sync_all(const char *fn);
 /* Process snapshot (snapshot.c): while the process is locked, calls that
  * change device state wait here (the locking thread passes). */
 void oacl_snapshot_gate(void);
+/* The same around a call that changes device memory: a lock waits until
+ * every call between enter and leave has left. */
+void oacl_snapshot_enter(void);
+void oacl_snapshot_leave(void);
 
 #endif /* OACL_RUNTIME_RUNTIME_H */

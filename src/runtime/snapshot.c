@@ -10,6 +10,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/addr_registry.h"
@@ -18,6 +19,8 @@
 enum snap_state { SNAP_RUNNING = 0, SNAP_LOCKED = 1, SNAP_BACKED_UP = 2 };
 
 #define SNAP_STAGES 6
+/* How long a lock waits for calls in progress (CANN: 60 s). */
+#define LOCK_WAIT_S 60
 
 struct snap_cb {
     aclrtSnapShotCallBack fn;
@@ -47,6 +50,48 @@ void oacl_snapshot_gate(void)
     while (g_state != SNAP_RUNNING && !pthread_equal(g_locker, pthread_self()))
         pthread_cond_wait(&g_unlocked, &g_lock);
     pthread_mutex_unlock(&g_lock);
+}
+
+/* Calls between enter and leave, process-wide; a lock waits for 0. The
+ * count and the state are checked in opposite orders on both sides
+ * (sequentially consistent), so either the call sees the lock or the lock
+ * sees the call. Nested calls on one thread count once. */
+static uint32_t g_inflight;
+static pthread_cond_t g_drained = PTHREAD_COND_INITIALIZER;
+static __thread unsigned tls_depth;
+
+static void leave_count(void)
+{
+    __atomic_sub_fetch(&g_inflight, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&g_state, __ATOMIC_SEQ_CST) != SNAP_RUNNING) {
+        pthread_mutex_lock(&g_lock); /* a lock may wait for the count */
+        pthread_cond_broadcast(&g_drained);
+        pthread_mutex_unlock(&g_lock);
+    }
+}
+
+void oacl_snapshot_leave(void)
+{
+    if (--tls_depth == 0)
+        leave_count();
+}
+
+void oacl_snapshot_enter(void)
+{
+    if (tls_depth++ > 0)
+        return;
+    for (;;) {
+        __atomic_add_fetch(&g_inflight, 1, __ATOMIC_SEQ_CST);
+        if (__builtin_expect(__atomic_load_n(&g_state, __ATOMIC_SEQ_CST) == SNAP_RUNNING, 1))
+            return;
+        pthread_mutex_lock(&g_lock);
+        bool mine = g_state != SNAP_RUNNING && pthread_equal(g_locker, pthread_self());
+        pthread_mutex_unlock(&g_lock);
+        if (mine)
+            return; /* the thread driving the snapshot */
+        leave_count();
+        oacl_snapshot_gate();
+    }
 }
 
 static aclError check_pid(int pid, const void *extra, const char *what, const char *fn)
@@ -116,8 +161,23 @@ OACL_API aclError aclrtSnapShotProcessLock(int pid, void *reserve)
         return oacl_fail(ACL_ERROR_SNAPSHOT_LOCK_FAILED, __func__, "another thread locked the process meanwhile");
     }
     g_locker = pthread_self();
-    __atomic_store_n(&g_state, SNAP_LOCKED, __ATOMIC_RELEASE);
+    __atomic_store_n(&g_state, SNAP_LOCKED, __ATOMIC_SEQ_CST);
+    /* Calls already changing device memory on other threads finish first. */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += LOCK_WAIT_S;
+    int wrc = 0;
+    while (__atomic_load_n(&g_inflight, __ATOMIC_SEQ_CST) > tls_depth && wrc == 0)
+        wrc = pthread_cond_timedwait(&g_drained, &g_lock, &until);
+    bool drained = __atomic_load_n(&g_inflight, __ATOMIC_SEQ_CST) <= tls_depth;
+    if (!drained) {
+        __atomic_store_n(&g_state, SNAP_RUNNING, __ATOMIC_SEQ_CST);
+        pthread_cond_broadcast(&g_unlocked);
+    }
     pthread_mutex_unlock(&g_lock);
+    if (!drained)
+        return oacl_fail(ACL_ERROR_SNAPSHOT_LOCK_TIMEOUT, __func__,
+                         "runtime calls on other threads did not finish within %d s", LOCK_WAIT_S);
     return ACL_SUCCESS;
 }
 
