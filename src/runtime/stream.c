@@ -242,6 +242,13 @@ aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char 
     char err[OACL_BACKEND_ERRLEN] = "";
     int rc = oacl_backend()->queue_sync(s->queue, timeout_ns, err);
     oacl_mem_pool_on_sync(s->ctx->dev); /* pools' release threshold */
+    if (rc == 0 || rc == ACL_ERROR_RT_STREAM_ABORT) {
+        /* A wait that a device task abort or a stream abort ended (its
+           queue emptied under it) reports the abort: 107022 / 107023. */
+        aclError ctl = oacl_ctl_stream_check(s, fn);
+        if (ctl)
+            return ctl;
+    }
     if (rc) {
         if (rc != ACL_ERROR_RT_STREAM_ABORT) /* a stopped stream is no device fault */
             oacl_device_note_fault(s->ctx->dev, rc); /* for aclrtGetErrorVerbose */

@@ -660,6 +660,60 @@ static void test_abort_in_progress_refuses(void **state)
     ACL_OK(aclrtDestroyStream(s));
 }
 
+struct sync_arg {
+    aclrtContext ctx;
+    aclrtStream s;
+    aclError rc;
+    uint32_t done;
+};
+static struct sync_arg g_sync_arg;
+
+static void *sync_thread(void *p)
+{
+    struct sync_arg *a = p;
+    aclrtSetCurrentContext(a->ctx);
+    a->rc = aclrtSynchronizeStream(a->s);
+    __atomic_store_n(&a->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+/* POST: the device stays in its abort until the other thread's
+ * synchronisation has come back. */
+static int32_t wait_for_sync(int32_t dev, aclrtDeviceTaskAbortStage stage, uint32_t timeout, void *args)
+{
+    (void)dev;
+    (void)timeout;
+    (void)args;
+    if (stage == ACL_RT_DEVICE_TASK_ABORT_POST)
+        while (!__atomic_load_n(&g_sync_arg.done, __ATOMIC_ACQUIRE))
+            sched_yield();
+    return 0;
+}
+
+/* A synchronisation waiting for a running kernel when a device task abort
+ * comes (or made during it) returns 107022. */
+static void test_task_abort_releases_sync(void **state)
+{
+    (void)state;
+    reset_words();
+    aclrtStream s = NULL;
+    ACL_OK(aclrtCreateStream(&s));
+    launch_spin(s);
+    memset(&g_sync_arg, 0, sizeof(g_sync_arg));
+    g_sync_arg.s = s;
+    ACL_OK(aclrtGetCurrentContext(&g_sync_arg.ctx));
+    ACL_OK(aclrtSetDeviceTaskAbortCallback("wait-for-sync", wait_for_sync, NULL));
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, sync_thread, &g_sync_arg), 0);
+    ACL_OK(aclrtDeviceTaskAbort(0, 0));
+    pthread_join(t, NULL);
+    assert_int_equal(g_sync_arg.rc, ACL_ERROR_RT_DEVICE_TASK_ABORT);
+    assert_int_equal(*host_u32(DONE_OFF), 0);
+    ACL_OK(aclrtSetDeviceTaskAbortCallback("wait-for-sync", NULL, NULL));
+    ACL_OK(aclrtSynchronizeStream(s));
+    ACL_OK(aclrtDestroyStream(s));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -679,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_stop_from_other_thread),
         cmocka_unit_test(test_stop_releases_event_sync),
         cmocka_unit_test(test_abort_in_progress_refuses),
+        cmocka_unit_test(test_task_abort_releases_sync),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
