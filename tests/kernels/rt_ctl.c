@@ -22,3 +22,15 @@ __global__ __aicore__ void mark(GM_ADDR out, uint32_t value)
 
 /* Fails its launch (AI Core exception). */
 __global__ __aicore__ void trap_now(void) { oacl_kernel_trap(); }
+
+/* As spin_until, but its loop only copies data (the data-movement call is
+ * the interruption point; no oacl_block() call in the loop). */
+__global__ __aicore__ void spin_copy(GM_ADDR gate, GM_ADDR started, GM_ADDR done)
+{
+    uint32_t idx = (uint32_t)oacl_get_block_idx();
+    uint64_t a = 1, b = 0;
+    __atomic_store_n(&((__gm__ uint32_t *)started)[idx], 1u, __ATOMIC_RELEASE);
+    while (__atomic_load_n((__gm__ uint64_t *)gate, __ATOMIC_ACQUIRE) == 0)
+        oacl_memmove(&b, &a, sizeof(a));
+    ((__gm__ uint32_t *)done)[idx] = (uint32_t)b;
+}

@@ -11,7 +11,7 @@
 #include "test_support.h"
 
 static aclrtBinHandle g_bin;
-static aclrtFuncHandle g_spin, g_mark, g_trap;
+static aclrtFuncHandle g_spin, g_spin_copy, g_mark, g_trap;
 /* Mapped host words: gate (64-bit), started[8], done[8], out[8]. */
 static struct test_buf g_mem;
 
@@ -35,6 +35,7 @@ static int setup(void **state)
     test_load("rt_ctl", "spin_until", &g_bin, &g_spin);
     ACL_OK(aclrtBinaryGetFunction(g_bin, "mark", &g_mark));
     ACL_OK(aclrtBinaryGetFunction(g_bin, "trap_now", &g_trap));
+    ACL_OK(aclrtBinaryGetFunction(g_bin, "spin_copy", &g_spin_copy));
     test_buf_alloc(&g_mem, 4096);
     return 0;
 }
@@ -47,17 +48,19 @@ static int teardown(void **state)
     return aclrtResetDeviceForce(0);
 }
 
-/* A spinning kernel on s (one block) that never ends on its own; returns
+/* A spinning kernel f on s (one block) that never ends on its own; returns
  * once it runs. */
-static void launch_spin(aclrtStream s)
+static void launch_spin_fn(aclrtFuncHandle f, aclrtStream s)
 {
     void *gate = dev_at(GATE_OFF), *started = dev_at(STARTED_OFF), *done = dev_at(DONE_OFF);
     const void *vals[] = {&gate, &started, &done};
     const size_t sizes[] = {sizeof(void *), sizeof(void *), sizeof(void *)};
-    ACL_OK(test_launch(g_spin, 1, s, 3, vals, sizes));
+    ACL_OK(test_launch(f, 1, s, 3, vals, sizes));
     while (__atomic_load_n(host_u32(STARTED_OFF), __ATOMIC_ACQUIRE) == 0)
         sched_yield(); /* a gate: the block reached its loop */
 }
+
+static void launch_spin(aclrtStream s) { launch_spin_fn(g_spin, s); }
 
 static aclError launch_mark(aclrtStream s, size_t off, uint32_t value)
 {
@@ -256,6 +259,21 @@ static void test_abort_running_kernel(void **state)
     ACL_OK(launch_mark(s, OUT_OFF, 6));
     ACL_OK(aclrtSynchronizeStream(s));
     assert_int_equal(*host_u32(OUT_OFF), 6);
+    ACL_OK(aclrtDestroyStream(s));
+}
+
+/* A loop that only moves data is interrupted too (the copy is the
+ * interruption point). */
+static void test_abort_copy_loop(void **state)
+{
+    (void)state;
+    reset_words();
+    aclrtStream s = NULL;
+    ACL_OK(aclrtCreateStream(&s));
+    launch_spin_fn(g_spin_copy, s);
+    ACL_OK(aclrtStreamAbort(s));
+    assert_int_equal(*host_u32(DONE_OFF), 0);
+    ACL_OK(aclrtSynchronizeStream(s));
     ACL_OK(aclrtDestroyStream(s));
 }
 
@@ -723,6 +741,7 @@ int main(void)
         cmocka_unit_test(test_abort_queued),
         cmocka_unit_test(test_abort_releases_waits),
         cmocka_unit_test(test_abort_running_kernel),
+        cmocka_unit_test(test_abort_copy_loop),
         cmocka_unit_test(test_abort_default_and_pending_error),
         cmocka_unit_test(test_stream_state_callbacks),
         cmocka_unit_test(test_device_state_callbacks),

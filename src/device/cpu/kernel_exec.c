@@ -17,6 +17,7 @@
 #include "acl/acl.h"
 #include "common/log.h"
 #include "device/cpu/cpu_device.h"
+#include "device/cpu/kill_point.h"
 
 /* Largest unified buffer of any profile (256 KiB); one per executing thread. */
 #define UB_CAPACITY (256u * 1024u)
@@ -32,7 +33,7 @@ struct exec_thread {
 static __thread struct exec_thread *tls_thread;
 static __thread struct oacl_block_ctx *tls_block;
 /* The running block's task's kill flag (stop/abort), NULL outside blocks. */
-static __thread const uint32_t *tls_kill;
+__thread const uint32_t *oacl_tls_kill;
 
 /* et->fault of a block that a stop or abort interrupted (not a failure). */
 #define FAULT_KILLED (-1)
@@ -77,19 +78,18 @@ void oacl_exec_thread_release(void)
     tls_thread = NULL;
 }
 
-static __attribute__((noinline, noreturn)) void block_killed(void)
+void oacl_kernel_killed(void)
 {
     tls_thread->fault = FAULT_KILLED;
     siglongjmp(tls_thread->jmp, 1);
 }
 
-/* Every kernel API call comes through here: the cooperative point where a
- * stopped or aborted launch's running blocks unwind. */
+/* Kernel API calls are the cooperative points where a stopped or aborted
+ * launch's running blocks unwind (kill_point.h): this one, and the
+ * exported data-movement and vector functions. */
 OACL_KAPI struct oacl_block_ctx *oacl_block(void)
 {
-    const uint32_t *kill = tls_kill;
-    if (__builtin_expect(kill != NULL && __atomic_load_n(kill, __ATOMIC_RELAXED) != 0, 0))
-        block_killed();
+    oacl_kernel_kill_point();
     return tls_block;
 }
 
@@ -149,7 +149,7 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     b->pipe_live = 0;
     tls_block = b;
     et->fault = 0;
-    tls_kill = &t->killed;
+    oacl_tls_kill = &t->killed;
     if (t->kernel->entry == oacl_cpu_kernel_entry) {
         /* A CPU kernel: its return value says whether the block failed. */
         const struct oacl_cpu_kernel *ck = (const struct oacl_cpu_kernel *)t->kernel;
@@ -166,7 +166,7 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     } else if (!call_entry(et, t->kernel->entry, t->args) && et->fault != FAULT_KILLED) {
         oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_EXCEPTION, et->fault_msg);
     }
-    tls_kill = NULL;
+    oacl_tls_kill = NULL;
     tls_block = NULL;
     if (observed)
         oacl_cpu_block_end(t, unit, observed, true);
