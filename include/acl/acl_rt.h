@@ -1863,6 +1863,107 @@ ACL_FUNC_VISIBILITY aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binH
 
 /* The id of the last task the calling thread submitted (0xFFFFFFFF: none). */
 ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId);
+/* ---- Reliability: execution control, memory errors, snapshots (acl-rt-reliability.md) ---- */
+
+typedef enum aclrtStreamState {
+    ACL_RT_STREAM_STATE_CREATE_POST = 1, /* after a stream has been created */
+    ACL_RT_STREAM_STATE_DESTROY_PRE = 2, /* before a stream is destroyed */
+} aclrtStreamState;
+
+typedef void (*aclrtStreamStateCallback)(aclrtStream stm, aclrtStreamState state, void *args);
+
+typedef enum aclrtDeviceState {
+    ACL_RT_DEVICE_STATE_SET_PRE = 0,
+    ACL_RT_DEVICE_STATE_SET_POST = 1,
+    ACL_RT_DEVICE_STATE_RESET_PRE = 2,
+    ACL_RT_DEVICE_STATE_RESET_POST = 3,
+} aclrtDeviceState;
+
+typedef void (*aclrtDeviceStateCallback)(int32_t deviceId, aclrtDeviceState state, void *args);
+
+typedef enum aclrtDeviceTaskAbortStage {
+    ACL_RT_DEVICE_TASK_ABORT_PRE = 0,  /* before running tasks are killed */
+    ACL_RT_DEVICE_TASK_ABORT_POST = 1, /* after the device has been cleaned */
+} aclrtDeviceTaskAbortStage;
+
+typedef int32_t (*aclrtDeviceTaskAbortCallback)(int32_t deviceId, aclrtDeviceTaskAbortStage stage, uint32_t timeout,
+                                                void *args);
+
+typedef enum aclrtSnapShotStage {
+    ACL_RT_SNAPSHOT_LOCK_PRE = 0,
+    ACL_RT_SNAPSHOT_BACKUP_PRE = 1,
+    ACL_RT_SNAPSHOT_BACKUP_POST = 2,
+    ACL_RT_SNAPSHOT_RESTORE_PRE = 3,
+    ACL_RT_SNAPSHOT_RESTORE_POST = 4,
+    ACL_RT_SNAPSHOT_UNLOCK_POST = 5,
+} aclrtSnapShotStage;
+
+typedef uint32_t (*aclrtSnapShotCallBack)(int32_t deviceId, void *args);
+
+typedef struct aclrtSnapShotBackupArgs {
+    uint32_t backupFlags;
+    char reserved[60];
+} aclrtSnapShotBackupArgs;
+
+typedef struct aclrtSnapShotRestoreArgs {
+    uint32_t restoreFlags;
+    char reserved[60];
+} aclrtSnapShotRestoreArgs;
+
+typedef enum aclrtProcessState {
+    ACL_RT_PROCESS_STATE_RUNNING = 0,
+    ACL_RT_PROCESS_STATE_LOCKED,
+} aclrtProcessState;
+
+/* Stops the task running on a stream; queued tasks stay queued, unrun. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
+
+/* Kills the running task and discards every queued one; the stream is usable again. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
+
+/* Stops every task of the process on a device and clears its failure state (timeout in ms, 0: none). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout);
+
+/* Registers (callback NULL: removes) a device task abort observer under a unique name. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceTaskAbortCallback(const char *regName, aclrtDeviceTaskAbortCallback callback,
+                                                             void *args);
+
+/* Registers (callback NULL: removes) an observer of stream creation and destruction. */
+ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char *regName, aclrtStreamStateCallback callback,
+                                                         void *args);
+
+/* Registers (callback NULL: removes) an observer of device set and reset. */
+ACL_FUNC_VISIBILITY aclError aclrtRegDeviceStateCallback(const char *regName, aclrtDeviceStateCallback callback,
+                                                         void *args);
+
+/* Lists device ranges hit by uncorrectable memory errors (never any on the simulated device). */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray, size_t arraySize,
+                                                size_t *retSize);
+
+/* Repairs the listed corrupted ranges. */
+ACL_FUNC_VISIBILITY aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray, size_t arraySize);
+
+/* Attempts to repair the device fault aclrtGetErrorVerbose described. */
+ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *errorInfo);
+
+/* Process snapshot: lock, back up device memory, restore it, unlock. */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessLock(int pid, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessUnlock(int pid, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs *args);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs *args);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback,
+                                                           void *args);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback);
+
+/* Attaches operator information to the calling thread's last task (captured streams only). */
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskOpInfo(const void *const infoPtr, const size_t infoSize);
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskExtendInfo(const char *const extendInfoPtr, const size_t infoSize);
+
+/* Enqueues a profiling marker carrying up to 18 bytes of user data. */
+ACL_FUNC_VISIBILITY aclError aclrtProfTrace(void *userdata, int32_t length, aclrtStream stream);
+
+/* Writes back and invalidates the device's L2 cache (rsv must be NULL). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceL2CacheFlush(void *rsv);
 
 #ifdef __cplusplus
 }

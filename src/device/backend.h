@@ -296,7 +296,8 @@ struct oacl_backend_ops {
     int (*event_wait)(struct oacl_queue *q, struct oacl_bevent *e, uint64_t timeout_ns, bool *queued, char *err);
     int (*event_reset)(struct oacl_queue *q, struct oacl_bevent *e, char *err);
     void (*event_query)(struct oacl_bevent *e, struct oacl_event_state *st);
-    /* Blocks until the newest capture completes: 0, or ETIMEDOUT. */
+    /* Blocks until the newest capture completes: 0, or ETIMEDOUT; ECANCELED
+       when its record waits in a stopped queue (queue_stop). */
     int (*event_sync)(struct oacl_bevent *e, int64_t timeout_ns);
 
     /* Notifies: a record sets the notify in q's order; a wait holds q's
@@ -487,6 +488,18 @@ struct oacl_backend_ops {
     /* reliability chapter: the task id (per-queue number, from 0) of the
        last task the calling thread queued anywhere; UINT32_MAX if none. */
     uint32_t (*thread_last_task)(void);
+
+    /* ---- execution control (acl-rt-reliability.md §3.3) ---- */
+    /* Stops q: its running task is interrupted (not a failure) and later
+       tasks stay queued without starting; queue_sync and queue_wait then
+       return ACL_ERROR_RT_STREAM_ABORT at once. queue_abort interrupts the
+       running task, drops every queued one (event records among them
+       complete), clears q's recorded failure and ends a stop; it returns
+       once q is idle, or ACL_ERROR_RT_WAIT_TIMEOUT after timeout_ns (< 0:
+       no limit). */
+    int (*queue_stop)(struct oacl_queue *q, int64_t timeout_ns);
+    int (*queue_abort)(struct oacl_queue *q, int64_t timeout_ns);
+    bool (*queue_stopped)(struct oacl_queue *q);
 };
 
 /*

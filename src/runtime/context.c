@@ -51,6 +51,7 @@ aclError oacl_context_create_locked(struct oacl_device *dev, bool is_default, st
         oacl_obj_retire(&ctx->obj);
         return rc;
     }
+    oacl_ctl_ctx_add(ctx); /* aclrtDeviceTaskAbort reaches it */
     *out = ctx;
     return ACL_SUCCESS;
 }
@@ -60,6 +61,7 @@ void oacl_context_teardown(struct oacl_context *ctx)
     /* Dead first: threads bound to it stop using it, and calls already
        holding it cannot add streams; then the handle goes. */
     oacl_obj_ref(&ctx->obj);
+    oacl_ctl_ctx_remove(ctx);
     pthread_mutex_lock(&ctx->lock);
     __atomic_store_n(&ctx->dead, true, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&ctx->lock);
@@ -170,6 +172,7 @@ OACL_API aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
     pthread_mutex_unlock(&dev->lock);
     if (rc)
         return rc;
+    oacl_ctl_stream_created(ctx->default_stream_handle); /* outside the device lock */
     oacl_ctx_bind(ctx);
     *context = ctx->handle;
     return ACL_SUCCESS;

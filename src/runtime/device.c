@@ -90,15 +90,29 @@ OACL_API aclError aclrtSetDevice(int32_t deviceId)
     aclError rc = device_arg(deviceId, &dev, __func__);
     if (rc)
         return rc;
+    oacl_snapshot_gate();
+    pthread_mutex_lock(&dev->lock);
+    bool first = !dev->default_ctx;
+    pthread_mutex_unlock(&dev->lock);
+    if (first) /* observers hear of the device's opening before it happens */
+        oacl_ctl_device_state(deviceId, ACL_RT_DEVICE_STATE_SET_PRE);
+    void *new_default = NULL;
     pthread_mutex_lock(&dev->lock);
     rc = oacl_device_open_locked(dev, __func__);
-    if (rc == ACL_SUCCESS && !dev->default_ctx)
+    if (rc == ACL_SUCCESS && !dev->default_ctx) {
         rc = oacl_context_create_locked(dev, true, &dev->default_ctx, __func__);
+        if (rc == ACL_SUCCESS)
+            new_default = dev->default_ctx->default_stream_handle;
+    }
     if (rc == ACL_SUCCESS) {
         dev->set_count++;
         oacl_ctx_bind(dev->default_ctx);
     }
     pthread_mutex_unlock(&dev->lock);
+    if (new_default)
+        oacl_ctl_stream_created(new_default);
+    if (rc == ACL_SUCCESS)
+        oacl_ctl_device_state(deviceId, ACL_RT_DEVICE_STATE_SET_POST);
     return rc;
 }
 
@@ -108,6 +122,7 @@ static aclError reset_device(int32_t deviceId, bool force, const char *fn)
     aclError rc = device_arg(deviceId, &dev, fn);
     if (rc)
         return rc;
+    oacl_snapshot_gate();
     struct oacl_context *release = NULL;
     pthread_mutex_lock(&dev->lock);
     if (dev->set_count == 0) {
@@ -123,9 +138,13 @@ static aclError reset_device(int32_t deviceId, bool force, const char *fn)
     /* Threads still bound to the default context find its handle retired
        and report ACL_ERROR_RT_CONTEXT_NULL from now on. */
     if (release) {
+        oacl_ctl_stream_destroying(release->default_stream); /* DESTROY_PRE, then RESET_PRE */
+        oacl_ctl_device_state(deviceId, ACL_RT_DEVICE_STATE_RESET_PRE);
         oacl_context_teardown(release);
         oacl_device_query_reset(dev);
         oacl_hw_sync_release(dev); /* aclrtGetHardwareSyncAddr's area */
+        __atomic_store_n(&dev->task_abort, 0, __ATOMIC_RELEASE); /* a failed task abort ends here */
+        oacl_ctl_device_state(deviceId, ACL_RT_DEVICE_STATE_RESET_POST);
     }
     return ACL_SUCCESS;
 }

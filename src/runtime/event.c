@@ -11,6 +11,7 @@
  *                             processes; waitable,
  *                             no timing, no reset
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -290,10 +291,17 @@ static aclError sync_event(aclrtEvent event, int64_t timeout_ns, const char *fn)
     aclError rc = oacl_event_get(event, &e, fn);
     if (rc)
         return rc;
+    rc = oacl_ctl_device_check(e->dev, fn); /* 107022 during a device task abort */
+    if (rc) {
+        oacl_obj_put(&e->obj);
+        return rc;
+    }
     int src = oacl_backend()->event_sync(e->be, timeout_ns);
     oacl_mem_pool_on_sync(e->dev); /* pools' release threshold */
     if (src == ACL_ERROR_RT_IPC_ERROR) {
         rc = oacl_fail(src, fn, "the process that recorded IPC event %p exited before its record ran", event);
+    } else if (src == ECANCELED) {
+        rc = oacl_fail(ACL_ERROR_RT_STREAM_ABORT, fn, "the event's record is queued on a stopped stream");
     } else if (src != 0) {
         rc = oacl_fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, fn, "the event's work is still running after %lld ms",
                        (long long)(timeout_ns / 1000000));

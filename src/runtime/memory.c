@@ -152,8 +152,8 @@ static bool alloc_len(size_t size, aclrtMemMallocPolicy policy, bool pad, size_t
     return true;
 }
 
-aclError oacl_device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy, bool pad, uint16_t module_id,
-                            const char *fn)
+static aclError device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy, bool pad, uint16_t module_id,
+                              const char *fn)
 {
     if (!devPtr)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "devPtr is NULL");
@@ -242,7 +242,28 @@ OACL_API aclError aclrtFree(void *devPtr)
     return oacl_device_free(devPtr, __func__);
 }
 
+/* Snapshot gate around allocation and free: a locked process changes no
+ * allocation, and the lock waits for those in progress. */
+aclError oacl_device_malloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy, bool pad, uint16_t module_id,
+                            const char *fn)
+{
+    oacl_snapshot_enter();
+    aclError rc = device_malloc(devPtr, size, policy, pad, module_id, fn);
+    oacl_snapshot_leave();
+    return rc;
+}
+
+static aclError device_free(void *devPtr, const char *fn);
+
 aclError oacl_device_free(void *devPtr, const char *fn)
+{
+    oacl_snapshot_enter();
+    aclError rc = device_free(devPtr, fn);
+    oacl_snapshot_leave();
+    return rc;
+}
+
+static aclError device_free(void *devPtr, const char *fn)
 {
     if (!devPtr)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "devPtr is NULL");
@@ -432,20 +453,33 @@ aclError oacl_copy_check_reach(const struct oacl_context *ctx, const struct oacl
     return ACL_SUCCESS;
 }
 
+static aclError memcpy_sync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind);
+
 OACL_API aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind)
 {
     OACL_PROF_API("MemCopySync");
     if (count == 0)
         return ACL_SUCCESS;
+    oacl_snapshot_enter(); /* a copy into device memory changes what a backup saves */
+    aclError rc = memcpy_sync(dst, destMax, src, count, kind);
+    oacl_snapshot_leave();
+    return rc;
+}
+
+static aclError memcpy_sync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind)
+{
+    const char *fn = "aclrtMemcpy";
     struct oacl_copy_sides sides;
-    aclError rc = oacl_copy_check(dst, destMax, src, count, kind, false, &sides, __func__);
+    aclError rc = oacl_copy_check(dst, destMax, src, count, kind, false, &sides, fn);
     if (rc)
         return rc;
     struct oacl_context *ctx = NULL;
-    rc = oacl_ctx_current(&ctx, __func__);
+    rc = oacl_ctx_current(&ctx, fn);
     if (rc)
         return rc;
-    rc = oacl_copy_check_reach(ctx, &sides, __func__);
+    rc = oacl_copy_check_reach(ctx, &sides, fn);
+    if (rc == ACL_SUCCESS)
+        rc = oacl_ctl_device_check(ctx->dev, fn); /* refused during a device task abort */
     if (rc == ACL_SUCCESS && dst != src) {
         /* A synchronous copy sees the effects of the work queued earlier on
            the device's default stream (without consuming its errors). */

@@ -90,6 +90,7 @@ struct oacl_device {
     uint64_t peer_mask;                 /* bit p: access to device p's memory enabled */
     int32_t fault_code;                 /* newest kernel failure synchronised, 0 = none */
     int32_t group_sel;                  /* groups.c: aclrtSetGroup id + 1, 0 = none (atomic) */
+    uint32_t task_abort;                /* stream_ctl.c: aclrtDeviceTaskAbort in progress (atomic) */
 };
 
 /* Streams per device, default streams included (CANN: 512..2048). */
@@ -184,6 +185,9 @@ struct oacl_stream {
     uint32_t overflow_switch;
     uint32_t user_tag;
     uint32_t cache_op_info;
+    /* stream_ctl.c, atomic: aclrtStreamAbort in progress; DESTROY_PRE told */
+    uint32_t aborting;
+    uint32_t destroy_told;
 };
 
 /* Stops the stream's host thread and drops its subscriptions (the stream's
@@ -510,5 +514,33 @@ aclError oacl_func_resolve(const void *func, bool symbols, struct oacl_function 
 /* The leak report (leak_report.c): prints what is still alive to stderr
  * when OACL_LEAK_REPORT=1 or memcheck mode is on; `when` names the moment. */
 void oacl_leak_report(const char *when);
+/* ---- execution control and state observers (stream_ctl.c, acl-rt-reliability.md §3.3) ---- */
+
+/* 107022 (with a message naming fn) while an aclrtDeviceTaskAbort runs on dev. */
+aclError oacl_ctl_device_check(const struct oacl_device *dev, const char *fn);
+/* 107022 / 107023 when s's device is in a task abort / s is being aborted. */
+aclError oacl_ctl_stream_check(const struct oacl_stream *s, const char *fn);
+/* Contexts known to aclrtDeviceTaskAbort: added once created, removed when
+ * their teardown starts. */
+void oacl_ctl_ctx_add(struct oacl_context *ctx);
+void oacl_ctl_ctx_remove(struct oacl_context *ctx);
+/* Stream state observers (aclrtRegStreamStateCallback): CREATE_POST with a
+ * new stream's handle; DESTROY_PRE once per stream (later calls do nothing).
+ * Called without runtime locks held. */
+void oacl_ctl_stream_created(void *handle);
+void oacl_ctl_stream_destroying(struct oacl_stream *s);
+/* Device state observers (aclrtRegDeviceStateCallback), aclrtDeviceState. */
+void oacl_ctl_device_state(int32_t device, int state);
+/* Devices (bit per id < 64) on which the process has a context. */
+uint64_t oacl_ctl_active_devices(void);
+/* Synchronises every stream of every context; the first failure found. */
+aclError oacl_ctl_sync_all(const char *fn);
+/* Process snapshot (snapshot.c): while the process is locked, calls that
+ * change device state wait here (the locking thread passes). */
+void oacl_snapshot_gate(void);
+/* The same around a call that changes device memory: a lock waits until
+ * every call between enter and leave has left. */
+void oacl_snapshot_enter(void);
+void oacl_snapshot_leave(void);
 
 #endif /* OACL_RUNTIME_RUNTIME_H */

@@ -24,6 +24,8 @@ aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t 
                             struct oacl_stream **out, void **handle_out, const char *fn)
 {
     struct oacl_device *dev = ctx->dev;
+    if (!is_default)
+        oacl_snapshot_gate();
     aclError grc = oacl_group_stream_check(dev, is_default, fn); /* 107013: several groups, none chosen */
     if (grc)
         return grc;
@@ -89,6 +91,8 @@ aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t 
         *out = s;
     if (handle_out)
         *handle_out = handle;
+    if (!is_default) /* default streams: told by their context's creator, outside its locks */
+        oacl_ctl_stream_created(handle);
     return ACL_SUCCESS;
 }
 
@@ -96,6 +100,12 @@ aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t 
  * work (the reference on s is dropped when refusing). */
 static aclError stopped_check(struct oacl_stream *s, const char *fn)
 {
+    oacl_snapshot_gate(); /* every submission: a locked process queues nothing */
+    aclError ctl = oacl_ctl_stream_check(s, fn); /* device task abort, stream abort */
+    if (ctl) {
+        oacl_obj_put(&s->obj);
+        return ctl;
+    }
     int err = __atomic_load_n(&s->ctx->fail.error, __ATOMIC_ACQUIRE);
     if (!err)
         return ACL_SUCCESS;
@@ -156,10 +166,13 @@ static void unlink_locked(struct oacl_stream **list, struct oacl_stream *s)
 
 bool oacl_stream_teardown(struct oacl_stream *s)
 {
+    oacl_ctl_stream_destroying(s); /* DESTROY_PRE observers, while the handle works */
     /* Retiring first makes this the only teardown and stops new work:
        launches on the handle fail from here on. */
     if (!oacl_obj_retire(&s->obj))
         return false;
+    if (oacl_backend()->queue_stopped(s->queue)) /* aclrtStreamStop: its queued work never runs */
+        oacl_backend()->queue_abort(s->queue, -1);
     oacl_allocator_forget_stream(s->handle);
     if (!s->is_default) {
         struct oacl_context *ctx = s->ctx;
@@ -176,8 +189,11 @@ bool oacl_stream_teardown(struct oacl_stream *s)
 
 bool oacl_stream_release_async(struct oacl_stream *s)
 {
+    oacl_ctl_stream_destroying(s);
     if (!oacl_obj_retire(&s->obj))
         return false;
+    if (oacl_backend()->queue_stopped(s->queue)) /* Correction C1: a stopped stream's queue is dropped */
+        oacl_backend()->queue_abort(s->queue, -1);
     oacl_allocator_forget_stream(s->handle);
     /* As on a device, the tasks already submitted run on: the draining
        list keeps the stream (queue, host thread) until they are done, and
@@ -220,11 +236,22 @@ void oacl_stream_reap(struct oacl_context *ctx, bool wait)
 
 aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char *fn)
 {
+    aclError ctl = oacl_ctl_stream_check(s, fn);
+    if (ctl)
+        return ctl;
     char err[OACL_BACKEND_ERRLEN] = "";
     int rc = oacl_backend()->queue_sync(s->queue, timeout_ns, err);
     oacl_mem_pool_on_sync(s->ctx->dev); /* pools' release threshold */
+    if (rc == 0 || rc == ACL_ERROR_RT_STREAM_ABORT) {
+        /* A wait that a device task abort or a stream abort ended (its
+           queue emptied under it) reports the abort: 107022 / 107023. */
+        aclError ctl = oacl_ctl_stream_check(s, fn);
+        if (ctl)
+            return ctl;
+    }
     if (rc) {
-        oacl_device_note_fault(s->ctx->dev, rc); /* for aclrtGetErrorVerbose */
+        if (rc != ACL_ERROR_RT_STREAM_ABORT) /* a stopped stream is no device fault */
+            oacl_device_note_fault(s->ctx->dev, rc); /* for aclrtGetErrorVerbose */
         return oacl_fail(rc, fn, "%s", err);
     }
     int stopped = __atomic_load_n(&s->ctx->fail.error, __ATOMIC_ACQUIRE);
@@ -485,7 +512,10 @@ OACL_API aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status
     struct oacl_stream *s = NULL;
     aclError rc = oacl_stream_arg(stream, OACL_STREAM_QUERY, &s, __func__);
     if (rc == ACL_SUCCESS) {
-        *status = oacl_backend()->queue_idle(s->queue) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+        /* A stopped stream never completes until it is aborted. */
+        const struct oacl_backend_ops *be = oacl_backend();
+        *status = be->queue_idle(s->queue) && !be->queue_stopped(s->queue) ? ACL_STREAM_STATUS_COMPLETE
+                                                                           : ACL_STREAM_STATUS_NOT_READY;
         oacl_obj_put(&s->obj);
     }
     return rc;

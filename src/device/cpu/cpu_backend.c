@@ -88,9 +88,13 @@ static int cpu_queue_create(struct oacl_bdev *dev, struct oacl_fail_group *group
     return ACL_SUCCESS;
 }
 
+static int cpu_queue_abort(struct oacl_queue *q, int64_t timeout_ns);
+
 static void cpu_queue_destroy(struct oacl_queue *q)
 {
     struct queue_link *l = (struct queue_link *)q;
+    if (oacl_exec_held(q))
+        cpu_queue_abort(q, -1); /* a stopped queue's tasks would never run: dropped */
     oacl_exec_wait(q, oacl_exec_submitted(q), -1);
     oacl_exec_queue_fini(q);
     pthread_mutex_lock(&g_queues_lock);
@@ -372,6 +376,10 @@ static int cpu_queue_sync(struct oacl_queue *q, int64_t timeout_ns, char *err)
     uint64_t target = oacl_exec_submitted(q);
     int waited = oacl_exec_wait(q, target, timeout_ns);
     oacl_kernel_output_flush();
+    if (waited == ECANCELED || oacl_exec_held(q)) { /* stopped: not usable until aborted */
+        snprintf(err, OACL_BACKEND_ERRLEN, "the stream is stopped (aclrtStreamStop): its queued work cannot run");
+        return ACL_ERROR_RT_STREAM_ABORT;
+    }
     if (waited == ETIMEDOUT) {
         snprintf(err, OACL_BACKEND_ERRLEN, "work still running after %lld ms",
                  (long long)(timeout_ns / 1000000));
@@ -384,9 +392,31 @@ static int cpu_queue_wait(struct oacl_queue *q, int64_t timeout_ns)
 {
     if (oacl_cpu_reporting(q))
         return ACL_ERROR_RT_INTERNAL_ERROR; /* inside the failed task's exception callback */
-    return oacl_exec_wait(q, oacl_exec_submitted(q), timeout_ns) == ETIMEDOUT ? ACL_ERROR_RT_STREAM_SYNC_TIMEOUT
-                                                                               : ACL_SUCCESS;
+    int rc = oacl_exec_wait(q, oacl_exec_submitted(q), timeout_ns);
+    return rc == ETIMEDOUT ? ACL_ERROR_RT_STREAM_SYNC_TIMEOUT : rc == ECANCELED ? ACL_ERROR_RT_STREAM_ABORT : 0;
 }
+
+/* ---- execution control ---- */
+
+static int cpu_queue_stop(struct oacl_queue *q, int64_t timeout_ns)
+{
+    oacl_exec_hold(q, true);
+    return oacl_exec_kill_running(q, timeout_ns) ? ACL_ERROR_RT_WAIT_TIMEOUT : 0;
+}
+
+static int cpu_queue_abort(struct oacl_queue *q, int64_t timeout_ns)
+{
+    oacl_exec_hold(q, true); /* nothing starts while the queue is emptied */
+    if (oacl_exec_kill_running(q, timeout_ns))
+        return ACL_ERROR_RT_WAIT_TIMEOUT; /* still stopped: a later abort can finish */
+    oacl_exec_discard_pending(q);
+    oacl_exec_take_fault(q, NULL, 0);
+    oacl_exec_hold(q, false);
+    oacl_kernel_output_flush();
+    return 0;
+}
+
+static bool cpu_queue_stopped(struct oacl_queue *q) { return oacl_exec_held(q); }
 
 static bool cpu_queue_idle(struct oacl_queue *q)
 {
@@ -488,4 +518,7 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .kernel_code = oacl_cpu_kernel_code,
     /* reliability chapter */
     .thread_last_task = oacl_cpu_thread_last_task,
+    .queue_stop = cpu_queue_stop,
+    .queue_abort = cpu_queue_abort,
+    .queue_stopped = cpu_queue_stopped,
 };

@@ -58,6 +58,7 @@ struct oacl_task {
     uint32_t workers;                /* atomic: threads working on it now */
     uint32_t max_workers;            /* 0: any number (a core limit otherwise) */
     int failed;                      /* atomic: first failure code, 0 = none */
+    uint32_t killed;                 /* atomic: stopped by stop/abort (not a failure) */
     uint64_t start_ns;               /* atomic: when the first unit started */
     oacl_task_unit_fn run;
     void (*release)(struct oacl_task *t);
@@ -112,6 +113,7 @@ struct oacl_queue {
     char fault_msg[OACL_BACKEND_ERRLEN];
     int32_t stream_id;               /* aclrtStreamGetId of its stream (queue_set_id) */
     uint64_t trace_last_end;         /* end of the newest traced task (finishing thread) */
+    uint32_t held;                   /* atomic: stopped (aclrtStreamStop): no task starts */
 };
 
 /* An exported data object of a module (aclrtBinaryGetGlobal). */
@@ -185,7 +187,23 @@ void oacl_task_put(struct oacl_task *t);
 /* A zeroed task (one reference) with `payload` bytes at t->data. */
 struct oacl_task *oacl_task_new(size_t payload);
 
+/* ---- execution control: stop and abort (executor.c, end) ---- */
+
+/* held: no task of q starts any more, and waits for q (oacl_exec_wait)
+ * return ECANCELED at once; !held: q runs again. */
+void oacl_exec_hold(struct oacl_queue *q, bool held);
+bool oacl_exec_held(const struct oacl_queue *q);
+/* Interrupts q's running task without failing it (unclaimed blocks are
+ * skipped, running ones are interrupted by oacl_kernel_interrupt, a
+ * started wait is cancelled) and waits until it has left q: 0, or
+ * ETIMEDOUT after timeout_ns (< 0: no limit). */
+int oacl_exec_kill_running(struct oacl_queue *q, int64_t timeout_ns);
+
 /* ---- kernel runner (kernel_exec.c) ---- */
+
+/* Asks the blocks of t that are running to stop (t->killed is set): they
+ * unwind at their next kernel API call. */
+void oacl_kernel_interrupt(struct oacl_task *t);
 
 /* Unit function of kernel tasks: runs one block with fault capture. */
 void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit);

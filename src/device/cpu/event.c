@@ -28,11 +28,16 @@
 #include "device/cpu/cpu_device.h"
 #include "device/cpu/ipc_event.h"
 
+/* How often a blocked event synchronisation checks that the awaited record
+ * is not held in a stopped queue (aclrtStreamStop). */
+#define STOP_POLL_NS 50000000
+
 struct capture {
     uint64_t gen;
     int error;                    /* first failure of the queue before the record */
     struct oacl_task *waiters;    /* EXTERNAL wait tasks (linked through ->link) */
     struct capture *next;
+    struct oacl_queue *queue;     /* where the record waits (alive while the capture is pending) */
 };
 
 struct oacl_bevent {
@@ -177,6 +182,11 @@ static void record_run(struct oacl_task *t, uint32_t unit)
 static void event_task_release(struct oacl_task *t)
 {
     struct record_data *r = t->data;
+    /* A record discarded unrun (stream abort, stop then destroy, device
+       task abort) still completes its capture: waits on it are released
+       instead of hanging (acl-rt-reliability.md Decision 8). */
+    if (!t->started && t->run == record_run && t->queue)
+        record_run(t, 0);
     event_put(r->event);
     free(t);
 }
@@ -199,6 +209,7 @@ int oacl_cpu_event_record(struct oacl_queue *q, struct oacl_bevent *e, char *err
     pthread_mutex_lock(&e->lock);
     r->gen = ++e->last_gen;
     c->gen = r->gen;
+    c->queue = q;
     c->next = e->pending;
     e->pending = c;
     pthread_mutex_unlock(&e->lock);
@@ -426,18 +437,25 @@ int oacl_cpu_event_sync(struct oacl_bevent *e, int64_t timeout_ns)
         return 0;
     for (;;) {
         uint32_t word = __atomic_load_n(&e->word, __ATOMIC_SEQ_CST);
-        bool pending = false;
+        bool pending = false, stopped = false;
         pthread_mutex_lock(&e->lock);
         for (struct capture *c = e->pending; c; c = c->next)
-            pending |= c->gen == target;
+            if (c->gen == target) {
+                pending = true;
+                stopped = c->queue && oacl_exec_held(c->queue);
+            }
         pthread_mutex_unlock(&e->lock);
         if (!pending)
             return 0;
+        if (stopped)
+            return ECANCELED; /* the record waits in a stopped queue: it would never run */
         uint64_t now = oacl_now_ns();
         if (now >= deadline)
             return ETIMEDOUT;
+        /* A stop does not bump the event's word: look again now and then. */
+        int64_t nap = deadline == UINT64_MAX || deadline - now > STOP_POLL_NS ? STOP_POLL_NS : (int64_t)(deadline - now);
         __atomic_add_fetch(&e->sleepers, 1, __ATOMIC_SEQ_CST);
-        oacl_futex_wait(&e->word, word, deadline == UINT64_MAX ? -1 : (int64_t)(deadline - now));
+        oacl_futex_wait(&e->word, word, nap);
         __atomic_sub_fetch(&e->sleepers, 1, __ATOMIC_SEQ_CST);
     }
 }

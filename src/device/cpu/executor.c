@@ -154,8 +154,8 @@ static struct oacl_task *head_changed_locked(struct oacl_queue *q, bool *publish
 {
     struct oacl_task *h = q->head;
     ready_remove(q);
-    if (!h)
-        return NULL;
+    if (!h || __builtin_expect(__atomic_load_n(&q->held, __ATOMIC_RELAXED) != 0, 0))
+        return NULL; /* a stopped queue starts nothing */
     if (h->kind == OACL_TASK_UNITS) {
         if (has_unclaimed(h)) {
             /* At the tail of the ready list: streams take turns. */
@@ -176,7 +176,7 @@ static struct oacl_task *finish_task(struct oacl_task *t)
 {
     struct oacl_queue *q = t->queue;
     int failed = __atomic_load_n(&t->failed, __ATOMIC_ACQUIRE);
-    if (!failed && t->timeout_ns) {
+    if (!failed && t->timeout_ns && !__atomic_load_n(&t->killed, __ATOMIC_RELAXED)) {
         uint64_t start = __atomic_load_n(&t->start_ns, __ATOMIC_RELAXED);
         uint64_t elapsed = oacl_now_ns() - start;
         if (elapsed > t->timeout_ns) {
@@ -486,7 +486,7 @@ static bool help(struct oacl_queue *q, uint64_t target)
 {
     pthread_mutex_lock(&g_exec.lock);
     struct oacl_task *t = q->head;
-    if (!t || t->seq > target || !has_unclaimed(t) ||
+    if (!t || t->seq > target || !has_unclaimed(t) || q->held ||
         (t->max_workers && __atomic_load_n(&t->workers, __ATOMIC_RELAXED) >= t->max_workers)) {
         pthread_mutex_unlock(&g_exec.lock);
         return false;
@@ -507,6 +507,8 @@ int oacl_exec_wait(struct oacl_queue *q, uint64_t target, int64_t timeout_ns)
     uint64_t spin_start = start;
     unsigned i = 0;
     while (__atomic_load_n(&q->completed, __ATOMIC_ACQUIRE) < target) {
+        if (__builtin_expect(__atomic_load_n(&q->held, __ATOMIC_ACQUIRE) != 0, 0))
+            return ECANCELED; /* stopped: what is left would never run */
         /* Help once per change of the queue's head; not under a deadline,
            since a unit taken on may run past it. */
         uint32_t word = __atomic_load_n(&q->done_word, __ATOMIC_ACQUIRE);
@@ -531,7 +533,7 @@ int oacl_exec_wait(struct oacl_queue *q, uint64_t target, int64_t timeout_ns)
         /* Sleep until a task leaves the queue (or the deadline). */
         __atomic_add_fetch(&q->waiters, 1, __ATOMIC_SEQ_CST);
         if (__atomic_load_n(&q->completed, __ATOMIC_SEQ_CST) < target &&
-            __atomic_load_n(&q->done_word, __ATOMIC_SEQ_CST) == word) {
+            __atomic_load_n(&q->done_word, __ATOMIC_SEQ_CST) == word && !__atomic_load_n(&q->held, __ATOMIC_SEQ_CST)) {
             int64_t left = deadline == UINT64_MAX ? -1 : (int64_t)(deadline > now ? deadline - now : 0);
             oacl_futex_wait(&q->done_word, word, left);
         }
@@ -612,4 +614,86 @@ int oacl_exec_take_fault(struct oacl_queue *q, char *msg, size_t len)
     q->fault_msg[0] = '\0';
     pthread_mutex_unlock(&g_exec.lock);
     return f;
+}
+
+/* ---- execution control: stop and abort (acl-rt-reliability.md §3.3) ------- */
+
+void oacl_exec_hold(struct oacl_queue *q, bool held)
+{
+    bool publish = false;
+    struct oacl_task *start = NULL;
+    pthread_mutex_lock(&g_exec.lock);
+    __atomic_store_n(&q->held, held ? 1u : 0u, __ATOMIC_SEQ_CST);
+    if (held)
+        ready_remove(q); /* threads that adopted the head already may finish their blocks */
+    else
+        start = head_changed_locked(q, &publish);
+    /* Waiters see the change: a stopped queue releases them. */
+    __atomic_add_fetch(&q->done_word, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_unlock(&g_exec.lock);
+    if (__atomic_load_n(&q->waiters, __ATOMIC_SEQ_CST) > 0)
+        oacl_futex_wake(&q->done_word, INT_MAX);
+    if (publish)
+        wake_workers();
+    drive(start);
+}
+
+bool oacl_exec_held(const struct oacl_queue *q) { return __atomic_load_n(&q->held, __ATOMIC_ACQUIRE) != 0; }
+
+/* Waits until every task up to seq has left q, whatever its hold. */
+static int wait_left(struct oacl_queue *q, uint64_t seq, int64_t timeout_ns)
+{
+    uint64_t deadline = timeout_ns >= 0 ? oacl_now_ns() + (uint64_t)timeout_ns : UINT64_MAX;
+    while (__atomic_load_n(&q->completed, __ATOMIC_ACQUIRE) < seq) {
+        uint32_t word = __atomic_load_n(&q->done_word, __ATOMIC_ACQUIRE);
+        uint64_t now = oacl_now_ns();
+        if (now >= deadline)
+            return ETIMEDOUT;
+        __atomic_add_fetch(&q->waiters, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&q->completed, __ATOMIC_SEQ_CST) < seq)
+            oacl_futex_wait(&q->done_word, word, deadline == UINT64_MAX ? 10000000 : (int64_t)(deadline - now));
+        __atomic_sub_fetch(&q->waiters, 1, __ATOMIC_SEQ_CST);
+    }
+    return 0;
+}
+
+int oacl_exec_kill_running(struct oacl_queue *q, int64_t timeout_ns)
+{
+    struct oacl_task *units = NULL, *cancel = NULL;
+    uint64_t seq = 0;
+    pthread_mutex_lock(&g_exec.lock);
+    struct oacl_task *h = q->head;
+    if (h && h->kind == OACL_TASK_UNITS && __atomic_load_n(&h->next_unit, __ATOMIC_ACQUIRE) > 0) {
+        units = h; /* some block started: the task runs */
+    } else if (h && h->kind == OACL_TASK_EXTERNAL && h->started) {
+        cancel = h->cancel ? h : NULL; /* a wait or host step in progress */
+        seq = h->seq;
+    }
+    if (units) {
+        seq = h->seq;
+        __atomic_store_n(&units->killed, 1u, __ATOMIC_RELEASE);
+        __atomic_add_fetch(&units->refs, 1, __ATOMIC_RELAXED);
+    }
+    if (cancel)
+        __atomic_add_fetch(&cancel->refs, 1, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&g_exec.lock);
+    if (units) {
+        /* Blocks not claimed yet never run: claim them all at once and
+           count them done; whoever completes the count finishes the task. */
+        uint32_t cur = __atomic_load_n(&units->next_unit, __ATOMIC_ACQUIRE);
+        while (cur < units->units &&
+               !__atomic_compare_exchange_n(&units->next_unit, &cur, units->units, false, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE))
+            ;
+        oacl_kernel_interrupt(units); /* blocks running now stop early */
+        if (cur < units->units &&
+            __atomic_add_fetch(&units->units_done, units->units - cur, __ATOMIC_ACQ_REL) == units->units)
+            drive(finish_task(units));
+        oacl_task_put(units);
+    }
+    if (cancel) {
+        cancel->cancel(cancel);
+        oacl_task_put(cancel);
+    }
+    return seq ? wait_left(q, seq, timeout_ns) : 0;
 }

@@ -31,6 +31,7 @@
 #include "common/memcheck.h"
 #include "device/cpu/cpu_device.h"
 #include "device/cpu/fault.h"
+#include "device/cpu/kill_point.h"
 
 /* Largest unified buffer of any profile (256 KiB); one per executing thread. */
 #define UB_CAPACITY (256u * 1024u)
@@ -63,6 +64,11 @@ struct exec_thread {
 
 static __thread struct exec_thread *tls_thread;
 static __thread struct oacl_block_ctx *tls_block;
+/* The running block's task's kill flag (stop/abort), NULL outside blocks. */
+__thread const uint32_t *oacl_tls_kill;
+
+/* et->fault of a block that a stop or abort interrupted (not a failure). */
+#define FAULT_KILLED (-1)
 static pthread_key_t g_thread_key;
 static pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
 /* Every thread that has run a block, for the watchdog. */
@@ -154,7 +160,31 @@ void oacl_exec_thread_release(void)
     tls_thread = NULL;
 }
 
-OACL_KAPI struct oacl_block_ctx *oacl_block(void) { return tls_block; }
+void oacl_kernel_killed(void)
+{
+    tls_thread->fault = FAULT_KILLED;
+    tls_thread->fclass = OACL_FAULT_CLASS_EXCEPTION;
+    tls_thread->sig = 0;
+    tls_thread->in_kernel = 0;
+    siglongjmp(tls_thread->jmp, 1);
+}
+
+/* Kernel API calls are the cooperative points where a stopped or aborted
+ * launch's running blocks unwind (kill_point.h): this one, and the
+ * exported data-movement and vector functions. */
+OACL_KAPI struct oacl_block_ctx *oacl_block(void)
+{
+    oacl_kernel_kill_point();
+    return tls_block;
+}
+
+void oacl_kernel_interrupt(struct oacl_task *t)
+{
+    /* Cooperative for now: the flag is enough for blocks that call the
+       kernel API; a signal-based interruption of the threads running t's
+       blocks plugs in here. */
+    __atomic_store_n(&t->killed, 1u, __ATOMIC_RELEASE);
+}
 
 /* The fault class of a failed block: global out-of-range accesses found by
  * the range checks (oacl_gm_check) get CANN's bounds-check codes in
@@ -341,7 +371,8 @@ void oacl_kernel_crit_leave(void)
 void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
 {
     uint64_t observed = oacl_cpu_block_begin(t); /* profiler, dumps, status page */
-    if (__atomic_load_n(&t->failed, __ATOMIC_ACQUIRE) || oacl_exec_stopped(t->queue)) {
+    if (__atomic_load_n(&t->failed, __ATOMIC_ACQUIRE) || oacl_exec_stopped(t->queue) ||
+        __atomic_load_n(&t->killed, __ATOMIC_ACQUIRE)) {
         if (observed)
             oacl_cpu_block_end(t, unit, observed, false);
         return; /* the launch (or its context) already failed: skip the block */
@@ -367,6 +398,7 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     et->fclass = OACL_FAULT_CLASS_EXCEPTION;
     et->kill_pending = 0;
     et->crit = 0;
+    oacl_tls_kill = &t->killed;
     if (t->timeout_ns) {
         /* Measured from the first block of the launch (Decision 11). */
         uint64_t start = __atomic_load_n(&t->start_ns, __ATOMIC_RELAXED);
@@ -385,7 +417,9 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     }
     if (t->timeout_ns)
         __atomic_store_n(&et->deadline_ns, 0, __ATOMIC_RELEASE);
-    if (!ok) {
+    if (!ok && et->fault == FAULT_KILLED) {
+        /* stopped or aborted (stream_ctl): not a failure of the launch */
+    } else if (!ok) {
         if (et->sig || et->fclass == OACL_FAULT_CLASS_TIMEOUT)
             signal_message(et, b, t->aiv, t->timeout_ns);
         oacl_exec_task_fail(t, oacl_fault_code(block_fault_class(et), t->aiv, oacl_memcheck_on()), et->fault_msg);
@@ -395,6 +429,7 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
                  cpu_ret, b->block_idx);
         oacl_exec_task_fail(t, ACL_ERROR_RT_AICPU_EXCEPTION, msg);
     }
+    oacl_tls_kill = NULL;
     tls_block = NULL;
     if (observed)
         oacl_cpu_block_end(t, unit, observed, true);

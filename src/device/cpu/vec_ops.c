@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/fp16.h"
+#include "device/cpu/kill_point.h"
 #include "device/cpu/vec_ops_impl.h"
 #include "oacl/kernel_abi.h"
 
@@ -250,7 +251,11 @@ enum oacl_vec_isa oacl_vec_active_isa(void)
 
 /* ---- exported entry points ------------------------------------------------ */
 
-OACL_KAPI void oacl_memmove(void *dst, const void *src, size_t n) { memmove(dst, src, n); }
+OACL_KAPI void oacl_memmove(void *dst, const void *src, size_t n)
+{
+    oacl_kernel_kill_point(); /* DataCopy: where a killed block's loop stops */
+    memmove(dst, src, n);
+}
 
 OACL_KAPI void oacl_vadd_f16(uint16_t *dst, const uint16_t *a, const uint16_t *b, size_t n)
 {
@@ -308,6 +313,7 @@ static oacl_vbin_fn bin_fn(int op, int dtype)
 
 OACL_KAPI int oacl_vbinary(int op, int dtype, void *dst, const void *a, const void *b, size_t n)
 {
+    oacl_kernel_kill_point();
     oacl_vbin_fn f = bin_fn(op, dtype);
     if (!f)
         return -1;
@@ -352,6 +358,7 @@ static inline float f32_un(int op, float x)
 
 OACL_KAPI int oacl_vunary(int op, int dtype, void *dst, const void *src, size_t n)
 {
+    oacl_kernel_kill_point();
     if (op < OACL_VOP_EXP || op > OACL_VOP_RECIP)
         return -1;
     switch (dtype) {
@@ -386,6 +393,7 @@ OACL_KAPI int oacl_vunary(int op, int dtype, void *dst, const void *src, size_t 
 
 OACL_KAPI int oacl_vscalar(int op, int dtype, void *dst, const void *src, const void *scalar, size_t n)
 {
+    oacl_kernel_kill_point();
     const size_t es = dtype_size(dtype);
     if (!es)
         return -1;
