@@ -2046,6 +2046,8 @@ static void m_profile_overhead(void)
  * main
  * ====================================================================== */
 
+#include "bench_graph.c" /* task graphs (issue 12) */
+
 int main(int argc, char **argv)
 {
     parse_args(argc, argv);
@@ -2111,6 +2113,7 @@ int main(int argc, char **argv)
     m_pool_alloc();
     m_copy_2d();
     m_profile_overhead();
+    m_graph_replay();
 
     pool_destroy(g_refpool);
     ACL_CHECK(aclrtBinaryUnLoad(g_seed_bin));

@@ -29,6 +29,8 @@ enum oacl_htype {
     OACL_H_MBUF = 11,     /* aclrtAllocBuf (mbuf.c) */
     OACL_H_CNT_NOTIFY = 12, /* aclrtCntNotify (cnt_notify.c) */
     OACL_H_BIN_DESC = 13,   /* aclrtBinary: aclrtCreateBinary's descriptor (binary_load.c) */
+    OACL_H_MODEL_RI = 14,   /* aclmdlRI (model_ri.c) */
+    OACL_H_RI_TASK = 15,    /* aclmdlRITask (model_ri.c) */
     OACL_H_TYPE_COUNT
 };
 

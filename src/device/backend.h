@@ -28,6 +28,7 @@ struct oacl_bnotify; /* a notify */
 struct oacl_bshare;  /* device memory made shareable with other processes */
 struct oacl_dump_plan; /* a kernel launch selected for a data dump (common/dump.h) */
 struct oacl_bcntnotify; /* a counting notify */
+struct oacl_bgraph;     /* a task graph: recorded task lists replayed as one task (graph_exec.c) */
 
 /*
  * Failure policy shared by the queues of one context. With stop_on_failure
@@ -182,6 +183,15 @@ struct oacl_indirect_copy {
     uint64_t src_offset;
     const void *len_slot;
     uint64_t len;
+};
+
+/* What a task recorded into a graph stream was (task graphs). */
+struct oacl_graph_task_info {
+    uint8_t trace_type;                  /* enum oacl_task_type (common/trace.h) */
+    const char *kernel_name;             /* kernels, else NULL */
+    uint32_t num_blocks;                 /* kernels */
+    const void *args;                    /* kernels: the recorded argument blob */
+    uint32_t slot;                       /* graph-private events: the event slot */
 };
 
 struct oacl_backend_ops {
@@ -472,6 +482,33 @@ struct oacl_backend_ops {
        symbol describes the code. */
     void (*kernel_code)(struct oacl_module *m, const struct oacl_kernel_info *k, const void *symbol, void **addr,
                         size_t *size);
+
+    /* ---- task graphs (acl-rt-model-ri.md; cpu: graph_exec.c) ---- */
+    /* A graph of dev whose replays fail into `group`. */
+    int (*graph_create)(struct oacl_bdev *dev, struct oacl_fail_group *group, struct oacl_bgraph **out, char *err);
+    /* Waits for its executions (timeout_ns < 0: no limit; 0 or
+       ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) and frees it with its streams. */
+    int (*graph_destroy)(struct oacl_bgraph *g, int64_t timeout_ns);
+    /* A new graph stream: a queue that records every task enqueued on it
+       (in order) instead of running it; all of g's streams start together
+       at each execution. */
+    int (*graph_stream)(struct oacl_bgraph *g, struct oacl_queue **out, char *err);
+    /* Tasks recorded on a graph stream; 0 or the code of the first task
+       that could not be recorded (nothing replayable). */
+    int (*graph_stream_state)(struct oacl_queue *gq, uint32_t *count);
+    void (*graph_task_info)(struct oacl_queue *gq, uint32_t i, struct oacl_graph_task_info *out);
+    /* Skips recorded task i at every execution (or runs it again). */
+    void (*graph_task_disable)(struct oacl_queue *gq, uint32_t i, bool disabled);
+    /* Records a graph-private event record/wait (slots are cleared at the
+       start of every execution; a wait passes once its slot was recorded). */
+    int (*graph_event_op)(struct oacl_queue *gq, uint32_t slot, bool wait, char *err);
+    /* One execution of g as one task of q. */
+    int (*graph_exec)(struct oacl_queue *q, struct oacl_bgraph *g, char *err);
+    /* Stops g's running execution at task boundaries and drops queued ones;
+       each affected execution fails with ACL_ERROR_RT_MODEL_ABORT_NORMAL. */
+    void (*graph_abort)(struct oacl_bgraph *g);
+    /* True while an execution of g is queued or running. */
+    bool (*graph_busy)(struct oacl_bgraph *g);
 };
 
 /* Accesses of va_map / va_protect (the values of aclrtMemAccessFlags). */

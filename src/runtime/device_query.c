@@ -417,6 +417,11 @@ static aclError sync_device(int64_t timeout_ns, const char *fn)
     aclError rc = oacl_ctx_current(&ctx, fn);
     if (rc)
         return rc;
+    rc = oacl_ri_ctx_check(ctx, fn); /* 107027 while a stream captures */
+    if (rc) {
+        oacl_obj_put(&ctx->obj);
+        return rc;
+    }
     size_t n = 0;
     struct oacl_stream **v = ctx_streams(ctx, &n);
     if (!v) {

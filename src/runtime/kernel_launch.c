@@ -108,6 +108,9 @@ aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kerne
             if (brc) {
                 oacl_dump_plan_free(l.dump);
                 rc = oacl_fail(brc, fn, "%s", err);
+            } else if (__builtin_expect(s->ri_capture != NULL, 0)) {
+                oacl_ri_note(s, &(struct oacl_ri_note){.args_size = args_size, .timeout_ns = c->timeout_ns,
+                                                       .data_dump = c->data_dump});
             }
         }
         oacl_obj_put(&s->obj);

@@ -182,6 +182,13 @@ struct oacl_stream {
     uint32_t overflow_switch;
     uint32_t user_tag;
     uint32_t cache_op_info;
+    /* Task graphs (model_ri.c), under the RI lock: the RI this stream
+       captures into (its queue is then the RI stream's recording queue,
+       own_queue its own), or the RI owning this RI-internal stream. */
+    struct oacl_ri *ri_capture;
+    struct oacl_ri_stream *ri_stream;
+    struct oacl_queue *own_queue;
+    struct oacl_ri *ri_owner;
 };
 
 /* Stops the stream's host thread and drops its subscriptions (the stream's
@@ -222,6 +229,38 @@ bool oacl_stream_release_async(struct oacl_stream *s);
 void oacl_stream_reap(struct oacl_context *ctx, bool wait);
 /* Waits for the stream and turns a task failure into the return code. */
 aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char *fn);
+
+/* ---- task graphs (model_ri.c) ------------------------------------------------ */
+
+struct oacl_ri;
+struct oacl_ri_stream;
+struct oacl_event;
+/* 107027 when s captures, 107005 when it is an RI-internal stream (the
+ * calls of acl-rt-model-ri.md §3.1.9 that refuse both). */
+aclError oacl_ri_stream_check(struct oacl_stream *s, const char *fn);
+/* An unsafe synchronous call (aclrtMemcpy, aclrtMemset, ...) by the calling
+ * thread in ctx: 107030 when a capture mode forbids it (§3.1.8). */
+aclError oacl_ri_unsafe_check(struct oacl_context *ctx, const char *fn);
+/* 107027 while a stream of ctx captures (aclrtSynchronizeDevice). */
+aclError oacl_ri_ctx_check(struct oacl_context *ctx, const char *fn);
+/* What the API layer knows of the task it just recorded on capturing
+ * stream s (kernels: blob size; value write/wait: word, value, flag). */
+struct oacl_ri_note {
+    size_t args_size;
+    uint64_t timeout_ns;
+    bool data_dump;
+    void *addr;
+    uint64_t value;
+    uint32_t flag;
+};
+void oacl_ri_note(struct oacl_stream *s, const struct oacl_ri_note *n);
+/* Event record / wait where a capture is involved (s captures, or e was
+ * recorded in an active capture): *handled false leaves it to the eager
+ * path. */
+aclError oacl_ri_event_record(struct oacl_stream *s, struct oacl_event *e, bool *handled, const char *fn);
+aclError oacl_ri_event_wait(struct oacl_stream *s, struct oacl_event *e, bool *handled, const char *fn);
+/* 107028 when e was recorded in an active capture (event sync/query). */
+aclError oacl_ri_event_check(struct oacl_event *e, const char *fn);
 
 /* ---- memory pools (mem_pool.c) --------------------------------------------------- */
 

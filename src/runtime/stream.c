@@ -220,6 +220,8 @@ void oacl_stream_reap(struct oacl_context *ctx, bool wait)
 
 aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char *fn)
 {
+    if (__builtin_expect(s->ri_capture != NULL, 0)) /* model_ri.c: 107027 */
+        return oacl_ri_stream_check(s, fn);
     char err[OACL_BACKEND_ERRLEN] = "";
     int rc = oacl_backend()->queue_sync(s->queue, timeout_ns, err);
     oacl_mem_pool_on_sync(s->ctx->dev); /* pools' release threshold */
@@ -260,6 +262,8 @@ static aclError destroy_stream(aclrtStream stream, bool force, const char *fn)
         if (s->is_default)
             rc = oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "stream %p is a default stream, which cannot be destroyed",
                            stream);
+        else if ((rc = oacl_ri_stream_check(s, fn)) != ACL_SUCCESS) /* capturing, or an RI's own stream */
+            ;
         else if (!(force ? oacl_stream_release_async(s) : oacl_stream_teardown(s)))
             rc = oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, fn, "stream %p was destroyed concurrently", stream);
         oacl_obj_put(&s->obj);
@@ -485,7 +489,10 @@ OACL_API aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status
     struct oacl_stream *s = NULL;
     aclError rc = oacl_stream_arg(stream, OACL_STREAM_QUERY, &s, __func__);
     if (rc == ACL_SUCCESS) {
-        *status = oacl_backend()->queue_idle(s->queue) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+        if (s->ri_capture) /* 107027 */
+            rc = oacl_ri_stream_check(s, __func__);
+        else
+            *status = oacl_backend()->queue_idle(s->queue) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
         oacl_obj_put(&s->obj);
     }
     return rc;

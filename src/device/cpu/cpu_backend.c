@@ -474,4 +474,15 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .module_linked = oacl_cpu_module_linked,
     .module_cpu_kernel = oacl_cpu_module_cpu_kernel,
     .kernel_code = oacl_cpu_kernel_code,
+    /* task graphs (graph_exec.c) */
+    .graph_create = oacl_cpu_graph_create,
+    .graph_destroy = oacl_cpu_graph_destroy,
+    .graph_stream = oacl_cpu_graph_stream,
+    .graph_stream_state = oacl_cpu_graph_stream_state,
+    .graph_task_info = oacl_cpu_graph_task_info,
+    .graph_task_disable = oacl_cpu_graph_task_disable,
+    .graph_event_op = oacl_cpu_graph_event_op,
+    .graph_exec = oacl_cpu_graph_exec,
+    .graph_abort = oacl_cpu_graph_abort,
+    .graph_busy = oacl_cpu_graph_busy,
 };

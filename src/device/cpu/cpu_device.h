@@ -106,6 +106,7 @@ struct oacl_queue {
     char fault_msg[OACL_BACKEND_ERRLEN];
     int32_t stream_id;               /* aclrtStreamGetId of its stream (queue_set_id) */
     uint64_t trace_last_end;         /* end of the newest traced task (finishing thread) */
+    struct oacl_graph_rec *rec;      /* task graphs: a graph stream records its tasks (graph_exec.c) */
 };
 
 /* An exported data object of a module (aclrtBinaryGetGlobal). */
@@ -380,6 +381,23 @@ struct oacl_cpu_kernel {
 void oacl_cpu_kernel_entry(const void *args);
 /* Frees a module's CPU kernels. */
 void oacl_cpu_kernels_free(struct oacl_cpu_kernel *list);
+
+/* ---- task graphs (graph_exec.c) ---- */
+
+/* oacl_exec_submit on a graph stream: keeps t for replays. */
+void oacl_graph_record(struct oacl_queue *q, struct oacl_task *t);
+/* Queues n tasks linked through ->next (first..last) on q in one step. */
+void oacl_exec_submit_list(struct oacl_queue *q, struct oacl_task *first, struct oacl_task *last);
+int oacl_cpu_graph_create(struct oacl_bdev *dev, struct oacl_fail_group *group, struct oacl_bgraph **out, char *err);
+int oacl_cpu_graph_destroy(struct oacl_bgraph *g, int64_t timeout_ns);
+int oacl_cpu_graph_stream(struct oacl_bgraph *g, struct oacl_queue **out, char *err);
+int oacl_cpu_graph_stream_state(struct oacl_queue *gq, uint32_t *count);
+void oacl_cpu_graph_task_info(struct oacl_queue *gq, uint32_t i, struct oacl_graph_task_info *out);
+void oacl_cpu_graph_task_disable(struct oacl_queue *gq, uint32_t i, bool disabled);
+int oacl_cpu_graph_event_op(struct oacl_queue *gq, uint32_t slot, bool wait, char *err);
+int oacl_cpu_graph_exec(struct oacl_queue *q, struct oacl_bgraph *g, char *err);
+void oacl_cpu_graph_abort(struct oacl_bgraph *g);
+bool oacl_cpu_graph_busy(struct oacl_bgraph *g);
 
 /* ---- small helpers ---- */
 

@@ -1,0 +1,93 @@
+/*
+ * Model running instances (task graphs): the objects shared by model_ri.c
+ * (capture, execution, lifetime) and model_ri_query.c (inspection, editing,
+ * debug output). acl-rt-model-ri.md.
+ */
+#ifndef OACL_RUNTIME_MODEL_RI_H
+#define OACL_RUNTIME_MODEL_RI_H
+
+#include "runtime/runtime.h"
+
+#define OACL_RI_MAX_DEVICES 64u
+
+enum oacl_ri_kind { OACL_RI_CAPTURED = 0, OACL_RI_BUILT = 1 };
+
+enum oacl_ri_state {
+    OACL_RI_CAPTURING = 0,
+    OACL_RI_INVALIDATED,
+    OACL_RI_READY,
+    OACL_RI_UPDATING,
+    OACL_RI_FAULT,
+    OACL_RI_BUILDING,
+};
+
+struct oacl_ri_task {
+    struct oacl_obj obj;
+    struct oacl_ri *ri;               /* no reference: the RI retires its tasks first */
+    struct oacl_ri_stream *rs;
+    uint32_t index;                   /* task id: position on its RI stream */
+    uint32_t seq;                     /* sequence id in the RI */
+    void *handle;
+};
+
+/* One RI stream: an RI-internal stream and the backend's recording queue. */
+struct oacl_ri_stream {
+    struct oacl_ri *ri;
+    struct oacl_queue *gq;
+    struct oacl_stream *internal;     /* +1 reference */
+    void *handle;                     /* its aclrtStream */
+    struct oacl_stream *user;         /* the user stream capturing into it (+1), NULL after the capture */
+    bool origin;
+    struct oacl_ri_note *notes;       /* per task id: what the API layer noted */
+    uint32_t ncap;
+    struct oacl_ri_task **tasks;      /* made at capture end */
+    uint32_t ntasks;
+    uint8_t *pending_disable;         /* aclmdlRITaskDisable until aclmdlRIUpdate */
+    uint32_t last_record_count;       /* task count right after the newest private record */
+    uint32_t last_record_slot;
+    struct oacl_ri_stream *next;      /* newest first */
+};
+
+struct oacl_ri_event {
+    struct oacl_event *e;             /* +1 reference */
+    uint32_t slot;
+    bool recorded, waited, waited_by_origin;
+};
+
+struct oacl_ri_cb {
+    aclrtCallback fn;
+    void *ud;
+};
+
+struct oacl_ri {
+    struct oacl_obj obj;
+    struct oacl_context *ctx;         /* +1 reference */
+    struct oacl_bgraph *g;
+    void *handle;
+    uint32_t id;
+    enum oacl_ri_kind kind;
+    pthread_mutex_t lock;             /* state, name, callbacks */
+    enum oacl_ri_state state;
+    char *name;
+    struct oacl_ri_cb *cbs;
+    uint32_t ncbs;
+    /* capture (model_ri.c's lock) */
+    aclmdlRICaptureMode mode;
+    pthread_t thread;
+    struct oacl_ri *cap_next;
+    struct oacl_ri_stream *streams;
+    uint32_t nstreams;
+    struct oacl_ri_event *evs;
+    uint32_t nevs, evcap;
+};
+
+/* The live RI behind a handle (+1): NULL is 100000 (null_is_param) or
+ * 107000, stale 107017. _ctx also requires it to be of the current context
+ * (107002 / 107004). */
+aclError oacl_ri_get(aclmdlRI handle, bool null_is_param, struct oacl_ri **out, const char *fn);
+aclError oacl_ri_get_ctx(aclmdlRI handle, bool null_is_param, struct oacl_ri **out, const char *fn);
+/* 207000 on profiles without the capture family (§1.2). */
+aclError oacl_ri_gate_capture(const char *fn);
+pthread_mutex_t *oacl_ri_lock(void);
+
+#endif /* OACL_RUNTIME_MODEL_RI_H */
