@@ -5,33 +5,33 @@
  * (oacl_exec_submit hands them to oacl_graph_record): the very task objects
  * the eager path builds — kernel with its argument blob copied once,
  * copies, fills, value and notify operations — are recorded, together with
- * graph-private event records/waits. An execution is one EXTERNAL task on
- * the execution queue; when it starts, every graph stream's recorded tasks
- * are reset and queued, in one lock round each, on that stream's lane (an
- * ordinary queue of the device), followed by a lane end; the last lane end
- * completes the execution. Nothing is validated, allocated per task or
- * copied at replay: that is what makes replays cheap.
+ * graph-private event records/waits. An execution is one one-unit task on
+ * the execution queue; its unit resets every graph stream's recorded tasks
+ * and queues them, in one lock round per stream, on that stream's lane (an
+ * ordinary queue of the device), then waits for the lanes while helping
+ * with their blocks. Nothing is validated, allocated per task or copied at
+ * replay: that is what makes replays cheap. When the thread that
+ * synchronises the execution stream claims the unit, a whole replay runs
+ * without a single thread hand-off, as eager launches followed by a
+ * synchronise do.
  *
  * A recorded task may only be reset once no thread touches it any more
- * (its reference count is back to the graph's own one). That holds at
- * once in the common case; when a replay is started by a thread that still
- * holds a finished task of the same graph (a worker finishing the last
- * block drives the next execution), the start is handed to the launcher
- * thread, which waits for the references to drop.
+ * (its reference count is back to the graph's own one); a worker leaving a
+ * finished block may hold it for a moment longer.
  *
- * Executions of one graph never overlap: a second one waits in `pending`
- * until the running one ends.
+ * Executions of one graph never overlap: a later one waits for the running
+ * one (the `idle` condition).
  */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "acl/acl.h"
+#include "common/log.h"
 #include "device/cpu/cpu_device.h"
 
 #define GRAPH_EVENT_SLOTS 4096u
@@ -44,7 +44,8 @@ struct oacl_graph_rec {
     uint8_t *disabled;
     uint32_t n, cap;
     int error;                     /* first task that could not be recorded */
-    struct oacl_queue *lane;       /* where replays run (created on first use) */
+    struct oacl_queue *lane;       /* where replays run */
+    uint64_t target;               /* the lane's last task of the running execution */
     struct oacl_graph_rec *next;
 };
 
@@ -53,27 +54,19 @@ struct oacl_bgraph {
     struct oacl_fail_group *group;
     pthread_mutex_t lock;
     struct oacl_graph_rec *streams;
+    pthread_cond_t idle;           /* running became NULL */
     struct oacl_task *running;     /* execution in progress */
-    struct oacl_task *pending, *pending_tail; /* linked through ->link */
-    uint32_t lanes_left;           /* atomic */
     uint32_t busy;                 /* atomic: executions queued or running */
-    int fail;                      /* first lane failure of the running execution */
-    char fail_msg[OACL_BACKEND_ERRLEN];
     bool aborting;
     uint32_t abort_gen;            /* atomic: aborts so far (queued executions older than one are dropped) */
     uint32_t *ev;                  /* private event slots (atomic words) */
     uint32_t ev_used;              /* slots below this one may have been used */
-    struct oacl_bgraph *launch_next; /* launcher list */
 };
 
 struct exec_data {
     struct oacl_bgraph *g;
     uint32_t abort_gen;            /* g's abort count when it was queued */
-};
-
-struct lane_end {
-    struct oacl_bgraph *g;
-    struct oacl_queue *lane;
+    bool ran;
 };
 
 /* A private event task: a poll first (waits), then the slot. */
@@ -83,8 +76,6 @@ struct ev_task {
     uint32_t slot;
 };
 
-static void finish_exec(struct oacl_bgraph *g);
-static bool launch(struct oacl_bgraph *g);
 
 /* ---- recording ---------------------------------------------------------------- */
 
@@ -226,6 +217,7 @@ int oacl_cpu_graph_create(struct oacl_bdev *dev, struct oacl_fail_group *group, 
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     pthread_mutex_init(&g->lock, NULL);
+    pthread_cond_init(&g->idle, NULL);
     g->dev = dev;
     g->group = group;
     g->ev = ev;
@@ -324,17 +316,13 @@ int oacl_cpu_graph_destroy(struct oacl_bgraph *g, int64_t timeout_ns)
         r = next;
     }
     pthread_mutex_destroy(&g->lock);
+    pthread_cond_destroy(&g->idle);
     free(g->ev);
     free(g);
     return ACL_SUCCESS;
 }
 
-/* ---- the launcher thread (replays that cannot start on the calling thread) ------- */
-
-static pthread_mutex_t g_launch_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t g_launch_cond = PTHREAD_COND_INITIALIZER;
-static struct oacl_bgraph *g_launch_head;
-static bool g_launch_started;
+/* ---- executions ----------------------------------------------------------------- */
 
 static bool tasks_free(struct oacl_bgraph *g)
 {
@@ -343,86 +331,6 @@ static bool tasks_free(struct oacl_bgraph *g)
             if (__atomic_load_n(&r->tasks[i]->refs, __ATOMIC_ACQUIRE) > 1)
                 return false;
     return true;
-}
-
-static void *launcher_main(void *arg)
-{
-    (void)arg;
-    pthread_mutex_lock(&g_launch_lock);
-    for (;;) {
-        while (!g_launch_head)
-            pthread_cond_wait(&g_launch_cond, &g_launch_lock);
-        struct oacl_bgraph *g = g_launch_head;
-        g_launch_head = g->launch_next;
-        pthread_mutex_unlock(&g_launch_lock);
-        while (!tasks_free(g))
-            sched_yield();
-        if (launch(g))
-            finish_exec(g);
-        pthread_mutex_lock(&g_launch_lock);
-    }
-    return NULL;
-}
-
-/* False when the launcher thread cannot be started (the caller then waits). */
-static bool defer_launch(struct oacl_bgraph *g)
-{
-    pthread_mutex_lock(&g_launch_lock);
-    if (!g_launch_started) {
-        pthread_t tid;
-        sigset_t all, old;
-        sigfillset(&all);
-        pthread_sigmask(SIG_SETMASK, &all, &old);
-        int e = pthread_create(&tid, NULL, launcher_main, NULL);
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
-        if (e) {
-            pthread_mutex_unlock(&g_launch_lock);
-            return false;
-        }
-        pthread_detach(tid);
-        g_launch_started = true;
-    }
-    g->launch_next = NULL;
-    struct oacl_bgraph **link = &g_launch_head;
-    while (*link)
-        link = &(*link)->launch_next;
-    *link = g;
-    pthread_cond_signal(&g_launch_cond);
-    pthread_mutex_unlock(&g_launch_lock);
-    return true;
-}
-
-/* ---- executions ----------------------------------------------------------------- */
-
-static void lane_done(struct oacl_bgraph *g, struct oacl_queue *lane)
-{
-    char msg[OACL_BACKEND_ERRLEN] = "";
-    int f = oacl_exec_take_fault(lane, msg, sizeof(msg));
-    if (f) {
-        pthread_mutex_lock(&g->lock);
-        if (!g->fail) {
-            g->fail = f;
-            snprintf(g->fail_msg, sizeof(g->fail_msg), "%s", msg);
-        }
-        pthread_mutex_unlock(&g->lock);
-    }
-    if (__atomic_sub_fetch(&g->lanes_left, 1, __ATOMIC_ACQ_REL) == 0)
-        finish_exec(g);
-}
-
-static void lane_end_run(struct oacl_task *t, uint32_t unit)
-{
-    (void)unit;
-    struct lane_end *d = t->data;
-    lane_done(d->g, d->lane);
-}
-
-static void lane_end_release(struct oacl_task *t)
-{
-    struct lane_end *d = t->data;
-    if (!t->started) /* dropped by an abort: the lane is over all the same */
-        lane_done(d->g, d->lane);
-    free(t);
 }
 
 /* Back to the state of a task that was just queued. */
@@ -451,144 +359,165 @@ static inline void reset_task(struct oacl_task *t, uint32_t units, struct oacl_q
     }
 }
 
-/* Starts the running execution: true when it has nothing to run (done). */
-static bool launch(struct oacl_bgraph *g)
+/* A task the replaying thread may run itself: one block, or an inline step,
+ * with nothing observing it. */
+static inline bool runs_inline(const struct oacl_task *t, uint32_t units)
 {
-    if (!tasks_free(g)) {
-        if (defer_launch(g))
-            return false;
-        while (!tasks_free(g)) /* no launcher thread: wait here */
-            sched_yield();
-    }
-    uint32_t used = __atomic_load_n(&g->ev_used, __ATOMIC_RELAXED);
-    if (used)
-        memset(g->ev, 0, used * sizeof(uint32_t));
-    uint32_t lanes = 0;
-    for (struct oacl_graph_rec *r = g->streams; r; r = r->next)
-        lanes++;
-    struct oacl_task *ends[lanes ? lanes : 1];
-    uint32_t k = 0;
-    for (struct oacl_graph_rec *r = g->streams; r; r = r->next) {
-        struct oacl_task *e = oacl_task_new(sizeof(struct lane_end));
-        if (!e)
-            break;
-        struct lane_end *d = e->data;
-        d->g = g;
-        d->lane = r->lane;
-        e->kind = OACL_TASK_INLINE;
-        e->run = lane_end_run;
-        e->release = lane_end_release;
-        e->dev = g->dev;
-        e->units = 1;
-        e->next_unit = 1;
-        e->queue = r->lane;
-        ends[k++] = e;
-    }
-    if (k < lanes) {
-        for (uint32_t i = 0; i < k; i++)
-            free(ends[i]);
-        pthread_mutex_lock(&g->lock);
-        if (!g->fail) {
-            g->fail = ACL_ERROR_RT_MEMORY_ALLOCATION;
-            snprintf(g->fail_msg, sizeof(g->fail_msg), "out of memory starting a graph execution");
-        }
-        pthread_mutex_unlock(&g->lock);
-        return true;
-    }
-    if (lanes == 0)
-        return true;
-    __atomic_store_n(&g->lanes_left, lanes, __ATOMIC_RELEASE);
-    k = 0;
-    for (struct oacl_graph_rec *r = g->streams; r; r = r->next) {
-        struct oacl_task *first = NULL, *last = NULL;
-        for (uint32_t i = 0; i < r->n; i++) {
-            if (r->disabled[i])
-                continue;
-            struct oacl_task *t = r->tasks[i];
-            reset_task(t, r->units[i], r->lane);
-            if (last)
-                last->next = t;
-            else
-                first = t;
-            last = t;
-        }
-        struct oacl_task *e = ends[k++];
-        if (last)
-            last->next = e;
-        else
-            first = e;
-        oacl_exec_submit_list(r->lane, first, e);
-    }
-    return false;
+    return (t->kind == OACL_TASK_INLINE || (t->kind == OACL_TASK_UNITS && units == 1)) && !t->dump;
 }
 
-/* The running execution has ended: complete it, start the next one. */
-static void finish_exec(struct oacl_bgraph *g)
+static void note_fail(struct oacl_bgraph *g, struct oacl_task *t, int code, int *fail, char *msg)
 {
-    for (;;) {
-        pthread_mutex_lock(&g->lock);
-        struct oacl_task *cur = g->running;
-        int fail = g->fail;
-        char msg[OACL_BACKEND_ERRLEN];
-        snprintf(msg, sizeof(msg), "%s", g->fail_msg);
-        g->fail = 0;
-        g->fail_msg[0] = '\0';
-        if (g->aborting && !fail) {
-            fail = ACL_ERROR_RT_MODEL_ABORT_NORMAL;
-            snprintf(msg, sizeof(msg), "the model running instance was aborted");
+    OACL_ERROR("device %u: %s", g->dev->index, t->fail_msg);
+    if (g->group && __atomic_load_n(&g->group->stop_on_failure, __ATOMIC_ACQUIRE)) {
+        int none = 0; /* the first failure stops the whole context, as in finish_task */
+        __atomic_compare_exchange_n(&g->group->error, &none, code, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+    }
+    if (!*fail) {
+        *fail = code;
+        snprintf(msg, OACL_BACKEND_ERRLEN, "%s", t->fail_msg);
+    }
+}
+
+/* Runs t (reset) on this thread, as the executor would have. */
+static void run_here(struct oacl_bgraph *g, struct oacl_task *t, int *fail, char *msg)
+{
+    t->next_unit = 1; /* claimed */
+    uint64_t t0 = t->timeout_ns ? oacl_now_ns() : 0;
+    oacl_cpu_gate_enter(); /* it may store into device memory */
+    t->run(t, 0);
+    oacl_cpu_gate_leave();
+    if (t->timeout_ns && !t->failed) {
+        uint64_t elapsed = oacl_now_ns() - t0;
+        if (elapsed > t->timeout_ns) {
+            char m[160];
+            snprintf(m, sizeof(m), "kernel '%s' ran %llu us, over its %llu us timeout", t->kernel ? t->kernel->name : "?",
+                     (unsigned long long)(elapsed / 1000), (unsigned long long)(t->timeout_ns / 1000));
+            oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_TIMEOUT, m);
         }
-        struct oacl_task *next = g->pending;
-        if (next) {
-            g->pending = next->link;
-            if (!g->pending)
-                g->pending_tail = NULL;
-            next->link = NULL;
-        }
-        g->running = next;
-        pthread_mutex_unlock(&g->lock);
-        if (fail)
-            oacl_exec_task_fail(cur, fail, msg);
-        __atomic_sub_fetch(&g->busy, 1, __ATOMIC_ACQ_REL);
-        oacl_exec_task_done(cur);
-        if (!next || !launch(g))
+    }
+    int f = __atomic_load_n(&t->failed, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(f != 0, 0))
+        note_fail(g, t, f, fail, msg);
+    t->refs = 1;
+    if (oacl_poller_busy()) /* it may have written what a wait polls for */
+        oacl_poller_kick();
+}
+
+/* A graph with one stream: the replaying thread walks its list, running
+ * one-block tasks itself and queueing the others (multi-block kernels,
+ * waits) on the lane, helping until they are done. */
+static void replay_here(struct oacl_bgraph *g, struct oacl_graph_rec *r, int *fail, char *msg)
+{
+    uint32_t i = 0;
+    while (i < r->n) {
+        if (__atomic_load_n(&g->aborting, __ATOMIC_ACQUIRE) || oacl_exec_stopped(r->lane))
             return;
+        struct oacl_task *x = r->tasks[i];
+        if (r->disabled[i]) {
+            i++;
+        } else if (runs_inline(x, r->units[i])) {
+            reset_task(x, r->units[i], r->lane);
+            run_here(g, x, fail, msg);
+            i++;
+        } else {
+            struct oacl_task *first = NULL, *last = NULL;
+            for (; i < r->n && (r->disabled[i] || !runs_inline(r->tasks[i], r->units[i])); i++) {
+                if (r->disabled[i])
+                    continue;
+                x = r->tasks[i];
+                reset_task(x, r->units[i], r->lane);
+                if (last)
+                    last->next = x;
+                else
+                    first = x;
+                last = x;
+            }
+            oacl_exec_submit_list(r->lane, first, last);
+            oacl_exec_wait(r->lane, oacl_exec_submitted(r->lane), -1);
+            int f = oacl_exec_take_fault(r->lane, *fail ? NULL : msg, OACL_BACKEND_ERRLEN);
+            if (f && !*fail)
+                *fail = f;
+        }
     }
 }
 
-static bool exec_start(struct oacl_task *t)
+/*
+ * The execution task is a one-unit task: whichever thread claims the unit —
+ * a worker, or the thread synchronising the execution stream, which then
+ * needs no hand-off — queues every graph stream's tasks on its lane and
+ * waits for the lanes, helping with their blocks meanwhile.
+ */
+static void exec_run(struct oacl_task *t, uint32_t unit)
 {
+    (void)unit;
     struct exec_data *d = t->data;
     struct oacl_bgraph *g = d->g;
+    d->ran = true;
+    pthread_mutex_lock(&g->lock);
+    while (g->running && d->abort_gen == __atomic_load_n(&g->abort_gen, __ATOMIC_ACQUIRE))
+        pthread_cond_wait(&g->idle, &g->lock); /* executions of one graph never overlap */
     if (d->abort_gen != __atomic_load_n(&g->abort_gen, __ATOMIC_ACQUIRE)) {
-        /* queued before an abort: dropped */
+        pthread_mutex_unlock(&g->lock); /* queued before an abort: dropped */
         oacl_exec_task_fail(t, ACL_ERROR_RT_MODEL_ABORT_NORMAL, "the model running instance was aborted");
         __atomic_sub_fetch(&g->busy, 1, __ATOMIC_ACQ_REL);
-        return true;
-    }
-    pthread_mutex_lock(&g->lock);
-    if (g->running) {
-        t->link = NULL;
-        if (g->pending_tail)
-            g->pending_tail->link = t;
-        else
-            g->pending = t;
-        g->pending_tail = t;
-        pthread_mutex_unlock(&g->lock);
-        return false;
+        return;
     }
     g->running = t;
     g->aborting = false;
     pthread_mutex_unlock(&g->lock);
-    if (launch(g))
-        finish_exec(g); /* nothing to run: completes t (and starts a pending one) */
-    return false;
+    /* a worker may still be leaving a task of the previous execution */
+    while (!tasks_free(g))
+        sched_yield();
+    uint32_t used = __atomic_load_n(&g->ev_used, __ATOMIC_RELAXED);
+    if (used)
+        memset(g->ev, 0, used * sizeof(uint32_t));
+    int fail = 0;
+    char msg[OACL_BACKEND_ERRLEN] = "";
+    bool here = g->streams && !g->streams->next && !oacl_trace_on(OACL_TR_TASK | OACL_TR_BLOCK);
+    if (here)
+        replay_here(g, g->streams, &fail, msg);
+    for (struct oacl_graph_rec *r = here ? NULL : g->streams; r; r = r->next) {
+        struct oacl_task *first = NULL, *last = NULL;
+        for (uint32_t i = 0; i < r->n; i++) {
+            if (r->disabled[i])
+                continue;
+            struct oacl_task *x = r->tasks[i];
+            reset_task(x, r->units[i], r->lane);
+            if (last)
+                last->next = x;
+            else
+                first = x;
+            last = x;
+        }
+        if (first)
+            oacl_exec_submit_list(r->lane, first, last);
+        r->target = oacl_exec_submitted(r->lane);
+    }
+    for (struct oacl_graph_rec *r = here ? NULL : g->streams; r; r = r->next) {
+        oacl_exec_wait(r->lane, r->target, -1);
+        int f = oacl_exec_take_fault(r->lane, fail ? NULL : msg, sizeof(msg));
+        if (f && !fail)
+            fail = f;
+    }
+    pthread_mutex_lock(&g->lock);
+    if (g->aborting && !fail) {
+        fail = ACL_ERROR_RT_MODEL_ABORT_NORMAL;
+        snprintf(msg, sizeof(msg), "the model running instance was aborted");
+    }
+    g->running = NULL;
+    pthread_cond_broadcast(&g->idle);
+    pthread_mutex_unlock(&g->lock);
+    if (fail)
+        oacl_exec_task_fail(t, fail, msg);
+    __atomic_sub_fetch(&g->busy, 1, __ATOMIC_ACQ_REL);
 }
 
 static void exec_release(struct oacl_task *t)
 {
-    struct oacl_bgraph *g = ((struct exec_data *)t->data)->g;
-    if (!t->started) /* dropped before it started (stream stopped or destroyed) */
-        __atomic_sub_fetch(&g->busy, 1, __ATOMIC_ACQ_REL);
+    struct exec_data *d = t->data;
+    if (!d->ran) /* dropped before it ran (stream stopped or destroyed) */
+        __atomic_sub_fetch(&d->g->busy, 1, __ATOMIC_ACQ_REL);
     free(t);
 }
 
@@ -602,8 +531,9 @@ int oacl_cpu_graph_exec(struct oacl_queue *q, struct oacl_bgraph *g, char *err)
     struct exec_data *d = t->data;
     d->g = g;
     d->abort_gen = __atomic_load_n(&g->abort_gen, __ATOMIC_ACQUIRE);
-    t->kind = OACL_TASK_EXTERNAL;
-    t->start = exec_start;
+    t->kind = OACL_TASK_UNITS;
+    t->units = 1;
+    t->run = exec_run;
     t->release = exec_release;
     t->dev = q->dev;
     __atomic_add_fetch(&g->busy, 1, __ATOMIC_ACQ_REL);
@@ -615,33 +545,18 @@ void oacl_cpu_graph_abort(struct oacl_bgraph *g)
 {
     __atomic_add_fetch(&g->abort_gen, 1, __ATOMIC_ACQ_REL); /* queued executions are dropped */
     pthread_mutex_lock(&g->lock);
-    if (!g->running) {
-        pthread_mutex_unlock(&g->lock);
-        return;
-    }
-    g->aborting = true;
-    struct oacl_task *pend = g->pending;
-    g->pending = g->pending_tail = NULL;
+    bool running = g->running != NULL;
+    if (running)
+        g->aborting = true;
+    pthread_cond_broadcast(&g->idle); /* executions waiting for their turn give up */
     pthread_mutex_unlock(&g->lock);
-    /* executions queued behind the running one are dropped */
-    while (pend) {
-        struct oacl_task *t = pend;
-        pend = t->link;
-        t->link = NULL;
-        oacl_exec_task_fail(t, ACL_ERROR_RT_MODEL_ABORT_NORMAL, "the model running instance was aborted");
-        __atomic_sub_fetch(&g->busy, 1, __ATOMIC_ACQ_REL);
-        oacl_exec_task_done(t);
-    }
+    if (!running)
+        return;
     for (struct oacl_graph_rec *r = g->streams; r; r = r->next)
         oacl_exec_discard_pending(r->lane);
-    /* the running execution ends once its started tasks have finished */
-    for (;;) {
-        pthread_mutex_lock(&g->lock);
-        bool running = g->running != NULL;
-        pthread_mutex_unlock(&g->lock);
-        if (!running)
-            break;
-        struct timespec ts = {0, 50000};
-        nanosleep(&ts, NULL);
-    }
+    /* synchronous: the running execution ends once its started tasks have */
+    pthread_mutex_lock(&g->lock);
+    while (g->running)
+        pthread_cond_wait(&g->idle, &g->lock);
+    pthread_mutex_unlock(&g->lock);
 }
