@@ -31,6 +31,7 @@ enum oacl_htype {
     OACL_H_BIN_DESC = 13,   /* aclrtBinary: aclrtCreateBinary's descriptor (binary_load.c) */
     OACL_H_MODEL_RI = 14,   /* aclmdlRI (model_ri.c) */
     OACL_H_RI_TASK = 15,    /* aclmdlRITask (model_ri.c) */
+    OACL_H_LABEL = 16,      /* aclrtLabel (model_ri_built.c) */
     OACL_H_TYPE_COUNT
 };
 

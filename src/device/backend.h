@@ -192,6 +192,26 @@ struct oacl_graph_task_info {
     uint32_t num_blocks;                 /* kernels */
     const void *args;                    /* kernels: the recorded argument blob */
     uint32_t slot;                       /* graph-private events: the event slot */
+    uint32_t ctl;                        /* control tasks: enum oacl_graph_ctl_kind, else 0 */
+};
+
+/* Control tasks of built graphs, evaluated when their stream reaches them. */
+enum oacl_graph_ctl_kind {
+    OACL_GCTL_END = 1,           /* aclmdlRIEndTask */
+    OACL_GCTL_LABEL = 2,         /* aclrtSetLabel: a position marker */
+    OACL_GCTL_SWITCH_INDEX = 3,  /* aclrtSwitchLabelByIndex */
+    OACL_GCTL_SWITCH_STREAM = 4, /* aclrtSwitchStream */
+    OACL_GCTL_ACTIVE = 5,        /* aclrtActiveStream */
+};
+struct oacl_graph_targets; /* label positions (graph_targets_*) */
+struct oacl_graph_ctl {
+    enum oacl_graph_ctl_kind kind;
+    const void *left, *right;    /* SWITCH_STREAM operands; SWITCH_INDEX: left = the uint32 index */
+    uint32_t cond;               /* aclrtCondition */
+    bool is64;                   /* operands are int64 (else int32) */
+    uint32_t max;                /* SWITCH_INDEX: maxValue */
+    const struct oacl_graph_targets *targets; /* SWITCH_INDEX (the task holds a reference) */
+    struct oacl_queue *stream;   /* SWITCH_STREAM / ACTIVE: the graph stream started */
 };
 
 struct oacl_backend_ops {
@@ -509,6 +529,21 @@ struct oacl_backend_ops {
     void (*graph_abort)(struct oacl_bgraph *g);
     /* True while an execution of g is queued or running. */
     bool (*graph_busy)(struct oacl_bgraph *g);
+    /* Graph streams outside any graph (persistent streams): bound to g
+       (NULL: unbound) as a head stream or one started by control tasks;
+       clear drops its recorded tasks (no execution in flight); free
+       releases an unbound one. */
+    int (*graph_stream_new)(struct oacl_bdev *dev, struct oacl_fail_group *group, struct oacl_queue **out, char *err);
+    void (*graph_stream_bind)(struct oacl_queue *gq, struct oacl_bgraph *g, bool head);
+    void (*graph_stream_clear)(struct oacl_queue *gq);
+    void (*graph_stream_free)(struct oacl_queue *gq);
+    /* Records a control task on gq. */
+    int (*graph_ctl)(struct oacl_queue *gq, const struct oacl_graph_ctl *c, char *err);
+    /* Label positions: n slots, set one by one; drop marks them dead for
+       the switches still holding them (their executions fail). */
+    struct oacl_graph_targets *(*graph_targets_new)(uint32_t n);
+    void (*graph_targets_set)(struct oacl_graph_targets *tg, uint32_t i, struct oacl_queue *gq, uint32_t pos);
+    void (*graph_targets_drop)(struct oacl_graph_targets *tg);
 };
 
 /* Accesses of va_map / va_protect (the values of aclrtMemAccessFlags). */

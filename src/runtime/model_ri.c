@@ -35,6 +35,10 @@ static void task_destroy(struct oacl_obj *o) { free(o); }
 static void ri_free(struct oacl_obj *o)
 {
     struct oacl_ri *ri = (struct oacl_ri *)o;
+    pthread_mutex_lock(&g_lock);
+    while (ri->kind == OACL_RI_BUILT && ri->streams) /* bound user streams stay, unbound and empty */
+        oacl_ri_unbind_locked(ri, ri->streams);
+    pthread_mutex_unlock(&g_lock);
     struct oacl_ri_stream *rs = ri->streams;
     while (rs) {
         struct oacl_ri_stream *next = rs->next;
@@ -90,7 +94,7 @@ aclError oacl_ri_get_ctx(aclmdlRI handle, bool null_is_param, struct oacl_ri **o
     return rc;
 }
 
-static aclError ri_create(struct oacl_context *ctx, struct oacl_ri **out, const char *fn)
+aclError oacl_ri_create(struct oacl_context *ctx, struct oacl_ri **out, const char *fn)
 {
     struct oacl_ri *ri = calloc(1, sizeof(*ri));
     if (!ri)
@@ -318,9 +322,19 @@ aclError oacl_ri_event_check(struct oacl_event *e, const char *fn)
     return ACL_SUCCESS;
 }
 
+/* Eager events on persistent streams would be recorded once and never run. */
+static aclError persistent_event(bool *handled, const char *fn)
+{
+    *handled = true;
+    return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn, "%s",
+                     "events on persistent streams are not implemented by oacl yet");
+}
+
 aclError oacl_ri_event_record(struct oacl_stream *s, struct oacl_event *e, bool *handled, const char *fn)
 {
     *handled = false;
+    if (__builtin_expect(s->persist_own != NULL && !s->ri_capture, 0))
+        return persistent_event(handled, fn);
     if (!__atomic_load_n(&s->ri_capture, __ATOMIC_ACQUIRE) && !__atomic_load_n(&e->ri_capture, __ATOMIC_ACQUIRE))
         return ACL_SUCCESS;
     aclError rc = ACL_SUCCESS;
@@ -366,6 +380,8 @@ aclError oacl_ri_event_record(struct oacl_stream *s, struct oacl_event *e, bool 
 aclError oacl_ri_event_wait(struct oacl_stream *s, struct oacl_event *e, bool *handled, const char *fn)
 {
     *handled = false;
+    if (__builtin_expect(s->persist_own != NULL && !s->ri_capture, 0))
+        return persistent_event(handled, fn);
     if (!__atomic_load_n(&s->ri_capture, __ATOMIC_ACQUIRE) && !__atomic_load_n(&e->ri_capture, __ATOMIC_ACQUIRE))
         return ACL_SUCCESS;
     aclError rc = ACL_SUCCESS;
@@ -477,7 +493,7 @@ OACL_API aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode m
     if (__atomic_load_n(&s->ri_capture, __ATOMIC_ACQUIRE))
         rc = oacl_fail(ACL_ERROR_RT_STREAM_CAPTURED, __func__, "stream %p is already capturing", stream);
     else
-        rc = ri_create(ctx, &ri, __func__);
+        rc = oacl_ri_create(ctx, &ri, __func__);
     if (rc == ACL_SUCCESS) {
         ri->kind = OACL_RI_CAPTURED;
         ri->state = OACL_RI_CAPTURING;
@@ -700,8 +716,9 @@ OACL_API aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
         oacl_obj_put(&ri->obj);
         return rc;
     }
-    if (s->ri_owner)
-        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "stream %p belongs to a model running instance", stream);
+    if (s->ri_owner || (s->flags & ACL_STREAM_PERSISTENT))
+        rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
+                       "stream %p belongs to a model running instance or is persistent", stream);
     else if (__atomic_load_n(&s->ri_capture, __ATOMIC_ACQUIRE))
         rc = oacl_fail(ACL_ERROR_RT_STREAM_CAPTURED, __func__,
                        "stream %p is capturing (a graph cannot be launched inside a capture)", stream);
@@ -709,8 +726,21 @@ OACL_API aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
         pthread_mutex_lock(&ri->lock);
         enum oacl_ri_state st = ri->state;
         pthread_mutex_unlock(&ri->lock);
+        pthread_mutex_lock(&g_lock);
+        bool ended = ri->kind != OACL_RI_BUILT || ri->end_rs;
+        bool recorded = true; /* bound streams whose tasks could all be recorded */
+        for (struct oacl_ri_stream *rs = ri->streams; rs && ri->kind == OACL_RI_BUILT; rs = rs->next)
+            recorded &= oacl_backend()->graph_stream_state(rs->gq, NULL) == ACL_SUCCESS;
+        pthread_mutex_unlock(&g_lock);
         if (st == OACL_RI_CAPTURING || st == OACL_RI_INVALIDATED)
             rc = oacl_fail(ACL_ERROR_RT_MODEL_CAPTURED, __func__, "modelRI %p is being captured", modelRI);
+        else if (st == OACL_RI_BUILDING || !ended)
+            rc = oacl_fail(ACL_ERROR_RT_MODEL_EXECUTE, __func__,
+                           "modelRI %p is not executable (no end task, or aclmdlRIBuildEnd not called)", modelRI);
+        else if (!recorded)
+            rc = oacl_fail(ACL_ERROR_RT_MODEL_EXECUTE, __func__,
+                           "a task enqueued on a bound stream of modelRI %p could not be recorded (host functions and "
+                           "events are not recordable on persistent streams yet)", modelRI);
         else if (st != OACL_RI_READY)
             rc = oacl_fail(ACL_ERROR_RT_MODEL_EXECUTE, __func__,
                            "modelRI %p is not executable (%s)", modelRI,
@@ -744,8 +774,23 @@ OACL_API aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
                          "modelRI %p was captured; aclmdlRIExecute runs built instances (use aclmdlRIExecuteAsync)",
                          modelRI);
     }
+    /* on the default stream of its context, waited for with the timeout */
+    rc = aclmdlRIExecuteAsync(modelRI, NULL);
+    if (rc == ACL_SUCCESS) {
+        struct oacl_stream *ds = ri->ctx->default_stream;
+        char err[OACL_BACKEND_ERRLEN] = "";
+        int brc = oacl_backend()->queue_sync(ds->queue, timeout < 0 ? -1 : (int64_t)timeout * 1000000, err);
+        if (brc == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
+            oacl_backend()->graph_abort(ri->g); /* Decision 23: the abort's own 507023 is not reported */
+            oacl_backend()->queue_sync(ds->queue, -1, err);
+            rc = oacl_fail(brc, __func__, "modelRI %p still executing after %d ms: aborted", modelRI, timeout);
+        } else if (brc) {
+            oacl_device_note_fault(ri->ctx->dev, brc);
+            rc = oacl_fail(brc, __func__, "%s", err);
+        }
+    }
     oacl_obj_put(&ri->obj);
-    return oacl_fail(ACL_ERROR_RT_MODEL_EXECUTE, __func__, "modelRI %p has no end task", modelRI);
+    return rc;
 }
 
 OACL_API aclError aclmdlRIAbort(aclmdlRI modelRI)

@@ -38,6 +38,7 @@ struct oacl_ri_stream {
     void *handle;                     /* its aclrtStream */
     struct oacl_stream *user;         /* the user stream capturing into it (+1), NULL after the capture */
     bool origin;
+    bool head;                        /* built RIs: bound as a head stream */
     struct oacl_ri_note *notes;       /* per task id: what the API layer noted */
     uint32_t ncap;
     struct oacl_ri_task **tasks;      /* made at capture end */
@@ -79,6 +80,7 @@ struct oacl_ri {
     uint32_t nstreams;
     struct oacl_ri_event *evs;
     uint32_t nevs, evcap;
+    struct oacl_ri_stream *end_rs;    /* built RIs: the stream holding the end task */
 };
 
 /* The live RI behind a handle (+1): NULL is 100000 (null_is_param) or
@@ -89,5 +91,11 @@ aclError oacl_ri_get_ctx(aclmdlRI handle, bool null_is_param, struct oacl_ri **o
 /* 207000 on profiles without the capture family (§1.2). */
 aclError oacl_ri_gate_capture(const char *fn);
 pthread_mutex_t *oacl_ri_lock(void);
+/* A new RI of ctx (+1, its handle registered). */
+aclError oacl_ri_create(struct oacl_context *ctx, struct oacl_ri **out, const char *fn);
+/* model_ri_built.c: a bound stream leaves its built RI (g_lock held); task
+ * handles of a bound stream brought up to its recorded count. */
+void oacl_ri_unbind_locked(struct oacl_ri *ri, struct oacl_ri_stream *rs);
+aclError oacl_ri_sync_tasks(struct oacl_ri_stream *rs, const char *fn);
 
 #endif /* OACL_RUNTIME_MODEL_RI_H */

@@ -20,6 +20,9 @@
 
 static aclError gate_advanced(const char *fn) { return oacl_soc_require(ADVANCED_FAMILIES, fn); }
 
+/* The stream id of an RI stream: its RI-internal stream, or the bound one. */
+static int32_t rs_id(const struct oacl_ri_stream *rs) { return rs->internal ? rs->internal->id : rs->user->id; }
+
 static aclmdlRITaskType task_type(uint8_t tt)
 {
     switch (tt) {
@@ -75,6 +78,40 @@ static const char *type_name(uint8_t tt)
     default:
         return "DEFAULT";
     }
+}
+
+/* Type names of control tasks. */
+static const char *ctl_name(uint32_t ctl)
+{
+    switch (ctl) {
+    case OACL_GCTL_END:
+        return "MODEL_END_GRAPH";
+    case OACL_GCTL_LABEL:
+        return "LABEL_SET";
+    case OACL_GCTL_SWITCH_INDEX:
+        return "STREAM_LABEL_SWITCH_BY_INDEX";
+    case OACL_GCTL_SWITCH_STREAM:
+        return "STREAM_SWITCH";
+    default:
+        return "STREAM_ACTIVE";
+    }
+}
+
+static aclError task_get(aclmdlRITask task, struct oacl_ri_task **out, struct oacl_graph_task_info *info,
+                         const char *fn);
+
+/* task_get for the calls that work on captured RIs only (207000 for a task
+ * of a built RI). */
+static aclError captured_task(aclmdlRITask task, struct oacl_ri_task **out, struct oacl_graph_task_info *info,
+                              const char *fn)
+{
+    aclError rc = task_get(task, out, info, fn);
+    if (rc == ACL_SUCCESS && (*out)->ri->kind == OACL_RI_BUILT) {
+        oacl_obj_put(&(*out)->obj);
+        return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn, "task %p belongs to a built model running instance",
+                         task);
+    }
+    return rc;
 }
 
 /* The live task behind a handle (+1) and its recorded description. */
@@ -150,7 +187,13 @@ OACL_API aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask *tas
     struct oacl_stream *s = (struct oacl_stream *)o;
     struct oacl_ri *ri = s->ri_owner;
     struct oacl_ri_stream *rs = ri ? s->ri_stream : NULL;
-    if (!rs || !rs->tasks) {
+    pthread_mutex_lock(oacl_ri_lock());
+    if (rs && ri->kind == OACL_RI_BUILT)
+        rc = oacl_ri_sync_tasks(rs, __func__);
+    pthread_mutex_unlock(oacl_ri_lock());
+    if (rc) {
+        ;
+    } else if (!rs || !rs->tasks) {
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                        "stream %p is not a stream of a finished model running instance (aclmdlRIGetStreams)", stream);
     } else {
@@ -188,7 +231,7 @@ OACL_API aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t *id)
     if (rc)
         return rc;
     struct oacl_ri_task *t = NULL;
-    rc = task_get(task, &t, NULL, __func__);
+    rc = captured_task(task, &t, NULL, __func__);
     if (rc)
         return rc;
     *id = t->seq;
@@ -225,7 +268,7 @@ OACL_API aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams *p
         return rc;
     struct oacl_ri_task *t = NULL;
     struct oacl_graph_task_info info;
-    rc = task_get(task, &t, &info, __func__);
+    rc = captured_task(task, &t, &info, __func__);
     if (rc)
         return rc;
     aclmdlRITaskType type = task_type(info.trace_type);
@@ -287,7 +330,7 @@ OACL_API aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *p
     if (rc)
         return rc;
     struct oacl_ri_task *t = NULL;
-    rc = task_get(task, &t, NULL, __func__);
+    rc = captured_task(task, &t, NULL, __func__);
     if (rc)
         return rc;
     struct oacl_ri *ri = t->ri;
@@ -355,7 +398,7 @@ OACL_API aclError aclmdlRITaskDisable(aclmdlRITask task)
         return rc;
     struct oacl_ri_task *t = NULL;
     struct oacl_graph_task_info info;
-    rc = task_get(task, &t, &info, __func__);
+    rc = captured_task(task, &t, &info, __func__);
     if (rc)
         return rc;
     struct oacl_ri *ri = t->ri;
@@ -408,7 +451,7 @@ OACL_API aclError aclmdlRIUpdate(aclmdlRI modelRI)
 static void task_name(const struct oacl_graph_task_info *info, struct oacl_ri *ri, const struct oacl_ri_note *n,
                       char *out, size_t len)
 {
-    const char *tn = type_name(info->trace_type);
+    const char *tn = info->ctl ? ctl_name(info->ctl) : type_name(info->trace_type);
     uint32_t flags;
     switch (info->trace_type) {
     case OACL_TT_KERNEL_AIVEC:
@@ -470,8 +513,8 @@ OACL_API aclError aclmdlRIDebugPrint(aclmdlRI modelRI)
         for (uint32_t i = 0; i < count; i++) {
             struct oacl_graph_task_info info;
             oacl_backend()->graph_task_info(rs->gq, i, &info);
-            OACL_INFO("device_id=%d, stream_id=%d, task_id=%u, task_type=%s", ri->ctx->dev->id, rs->internal->id, i,
-                      type_name(info.trace_type));
+            OACL_INFO("device_id=%d, stream_id=%d, task_id=%u, task_type=%s", ri->ctx->dev->id, rs_id(rs), i,
+                      info.ctl ? ctl_name(info.ctl) : type_name(info.trace_type));
         }
     }
     pthread_mutex_unlock(oacl_ri_lock());
@@ -506,7 +549,7 @@ OACL_API aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uin
             oacl_backend()->graph_task_info(rs->gq, i, &info);
             const struct oacl_ri_note *n =
                 i < rs->ncap ? &rs->notes[i] : &(const struct oacl_ri_note){.args_size = 0};
-            const char *tn = type_name(info.trace_type);
+            const char *tn = info.ctl ? ctl_name(info.ctl) : type_name(info.trace_type);
             char name[256];
             task_name(&info, ri, n, name, sizeof(name));
             const char *dur = strcmp(tn, "NOP") == 0 ? "0.5" : strstr(tn, "RECORD") ? "4.5" : strstr(tn, "WAIT") ? "14.5"
@@ -520,7 +563,7 @@ OACL_API aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uin
             fprintf(f,
                     "\",\"pid\":\"%ld aclGraph\",\"tid\":\"stream%d\",\"ts\":%llu,\"dur\":%s,\"ph\":\"X\",\"args\":{"
                     "\"Model Id\":%u,\"Stream Id\":%d,\"Task Id\":%u,\"Task Type\":\"%s\"",
-                    (long)getpid(), rs->internal->id, (unsigned long long)ts, dur, ri->id, rs->internal->id, i, tn);
+                    (long)getpid(), rs_id(rs), (unsigned long long)ts, dur, ri->id, rs_id(rs), i, tn);
             if (task_type(info.trace_type) == ACL_MODEL_RI_TASK_KERNEL) {
                 fprintf(f, ",\"Numblocks\":%u", info.num_blocks);
                 if (verbose) {

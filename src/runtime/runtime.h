@@ -189,6 +189,7 @@ struct oacl_stream {
     struct oacl_ri_stream *ri_stream;
     struct oacl_queue *own_queue;
     struct oacl_ri *ri_owner;
+    struct oacl_queue *persist_own;     /* ACL_STREAM_PERSISTENT: its own queue (queue records) */
 };
 
 /* Stops the stream's host thread and drops its subscriptions (the stream's
@@ -261,6 +262,10 @@ aclError oacl_ri_event_record(struct oacl_stream *s, struct oacl_event *e, bool 
 aclError oacl_ri_event_wait(struct oacl_stream *s, struct oacl_event *e, bool *handled, const char *fn);
 /* 107028 when e was recorded in an active capture (event sync/query). */
 aclError oacl_ri_event_check(struct oacl_event *e, const char *fn);
+/* ACL_STREAM_PERSISTENT (model_ri_built.c): the new stream's queue becomes a
+ * recording queue; release gives its own queue back before destruction. */
+aclError oacl_ri_persistent_init(void *handle, const char *fn);
+void oacl_ri_persistent_release(struct oacl_stream *s);
 
 /* ---- memory pools (mem_pool.c) --------------------------------------------------- */
 

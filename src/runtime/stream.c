@@ -12,6 +12,7 @@ static void stream_destroy(struct oacl_obj *o)
 {
     struct oacl_stream *s = (struct oacl_stream *)o;
     /* Last reference: nothing can queue work on it any more. */
+    oacl_ri_persistent_release(s); /* a persistent stream's own queue comes back */
     oacl_backend()->queue_destroy(s->queue);
     oacl_stream_host_release(s);
     __atomic_sub_fetch(&s->ctx->dev->streams, 1, __ATOMIC_RELAXED);
@@ -296,13 +297,13 @@ OACL_API aclError aclrtSynchronizeStream(aclrtStream stream)
 /* ---- stream configuration and queries ------------------------------------- */
 
 #define STREAM_FLAGS_STORED (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_HUGE)
-#define STREAM_FLAGS_REFUSED (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
+#define STREAM_FLAGS_REFUSED (ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
 
 static aclError create_configured(aclrtStream *stream, uint32_t priority, uint64_t flag, const char *fn)
 {
     if (flag & STREAM_FLAGS_REFUSED)
         return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn,
-                         "flag 0x%llx: persistent, CPU-scheduled and device-only streams are not supported",
+                         "flag 0x%llx: CPU-scheduled and device-only streams are not supported",
                          (unsigned long long)flag);
     struct oacl_context *ctx = NULL;
     aclError rc = oacl_ctx_current(&ctx, fn);
@@ -312,6 +313,16 @@ static aclError create_configured(aclrtStream *stream, uint32_t priority, uint64
     /* Priorities are stored (0 highest .. 7); undefined flag bits are dropped. */
     rc = oacl_stream_create(ctx, false, priority > 7 ? 7 : priority, (uint32_t)(flag & STREAM_FLAGS_STORED), NULL,
                             &handle, fn);
+    if (rc == ACL_SUCCESS && (flag & ACL_STREAM_PERSISTENT)) {
+        rc = oacl_ri_persistent_init(handle, fn); /* model_ri_built.c: records, never runs */
+        if (rc) {
+            struct oacl_obj *o = oacl_handle_get(handle, OACL_H_STREAM);
+            if (o) {
+                oacl_stream_teardown((struct oacl_stream *)o);
+                oacl_obj_put(o);
+            }
+        }
+    }
     oacl_obj_put(&ctx->obj);
     if (rc == ACL_SUCCESS)
         *stream = handle;

@@ -809,19 +809,16 @@ static void test_bad_arguments(void **state)
 static void test_not_yet_refused(void **state)
 {
     (void)state;
-    aclmdlRI ri = NULL;
-    ACL_ERR(aclmdlRIBuildBegin(&ri, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "not implemented");
-    ACL_ERR(aclmdlRIBuildBegin(NULL, 0), ACL_ERROR_INVALID_PARAM, "modelRI");
-    ACL_ERR(aclmdlRIBuildBegin(&ri, 1), ACL_ERROR_RT_PARAM_INVALID, "flag");
-    aclrtLabel l = NULL;
-    ACL_ERR(aclrtCreateLabel(&l), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "not implemented");
-    ACL_ERR(aclrtCreateLabel(NULL), ACL_ERROR_INVALID_PARAM, "label");
     ACL_ERR(aclmdlRICaptureTaskGrpBegin(g_s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "not implemented");
-    int32_t a = 0, b = 0;
-    ACL_ERR(aclrtSwitchStream(&a, ACL_RT_EQUAL, &b, ACL_RT_SWITCH_INT32, g_s, g_x, g_s), ACL_ERROR_INVALID_PARAM,
-            "falseStream");
-    ACL_ERR(aclrtSwitchStream(&a, (aclrtCondition)6, &b, ACL_RT_SWITCH_INT32, g_s, NULL, g_s),
-            ACL_ERROR_RT_PARAM_INVALID, "cond");
+    ACL_ERR(aclmdlRICaptureTaskGrpBegin(NULL), ACL_ERROR_INVALID_PARAM, "stream");
+    aclmdlRICondHandle h;
+    ACL_ERR(aclmdlRICondHandleCreate((aclmdlRI)0x1, 0, 0, &h), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "not implemented");
+    ACL_ERR(aclmdlRICondHandleCreate(NULL, 0, 0, &h), ACL_ERROR_INVALID_PARAM, "modelRI");
+    aclrtTaskUpdateInfo info = {.id = ACL_RT_UPDATE_AIC_AIV_TASK};
+    ACL_ERR(aclrtTaskUpdateAsync(g_s, 0, &info, g_x), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "not implemented");
+    info.id = (aclrtUpdateTaskAttrId)9;
+    ACL_ERR(aclrtTaskUpdateAsync(g_s, 0, &info, g_x), ACL_ERROR_RT_PARAM_INVALID, "info->id");
+    ACL_ERR(aclrtTaskUpdateAsync(g_s, 0, NULL, g_x), ACL_ERROR_INVALID_PARAM, "info");
 }
 
 int main(void)

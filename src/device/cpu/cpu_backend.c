@@ -485,4 +485,12 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .graph_exec = oacl_cpu_graph_exec,
     .graph_abort = oacl_cpu_graph_abort,
     .graph_busy = oacl_cpu_graph_busy,
+    .graph_stream_new = oacl_cpu_graph_stream_new,
+    .graph_stream_bind = oacl_cpu_graph_stream_bind,
+    .graph_stream_clear = oacl_cpu_graph_stream_clear,
+    .graph_stream_free = oacl_cpu_graph_stream_free,
+    .graph_ctl = oacl_cpu_graph_ctl,
+    .graph_targets_new = oacl_cpu_graph_targets_new,
+    .graph_targets_set = oacl_cpu_graph_targets_set,
+    .graph_targets_drop = oacl_cpu_graph_targets_drop,
 };

@@ -398,6 +398,15 @@ int oacl_cpu_graph_event_op(struct oacl_queue *gq, uint32_t slot, bool wait, cha
 int oacl_cpu_graph_exec(struct oacl_queue *q, struct oacl_bgraph *g, char *err);
 void oacl_cpu_graph_abort(struct oacl_bgraph *g);
 bool oacl_cpu_graph_busy(struct oacl_bgraph *g);
+int oacl_cpu_graph_stream_new(struct oacl_bdev *dev, struct oacl_fail_group *group, struct oacl_queue **out,
+                              char *err);
+void oacl_cpu_graph_stream_bind(struct oacl_queue *gq, struct oacl_bgraph *g, bool head);
+void oacl_cpu_graph_stream_clear(struct oacl_queue *gq);
+void oacl_cpu_graph_stream_free(struct oacl_queue *gq);
+int oacl_cpu_graph_ctl(struct oacl_queue *gq, const struct oacl_graph_ctl *c, char *err);
+struct oacl_graph_targets *oacl_cpu_graph_targets_new(uint32_t n);
+void oacl_cpu_graph_targets_set(struct oacl_graph_targets *tg, uint32_t i, struct oacl_queue *gq, uint32_t pos);
+void oacl_cpu_graph_targets_drop(struct oacl_graph_targets *tg);
 
 /* ---- small helpers ---- */
 

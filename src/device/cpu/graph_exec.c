@@ -44,9 +44,29 @@ struct oacl_graph_rec {
     uint8_t *disabled;
     uint32_t n, cap;
     int error;                     /* first task that could not be recorded */
-    struct oacl_queue *lane;       /* where replays run */
-    uint64_t target;               /* the lane's last task of the running execution */
+    struct oacl_queue *lane;       /* where replays queue the tasks they do not run themselves */
+    struct oacl_queue *driver;     /* where a lane started by another runs its walk */
+    struct oacl_bdev *dev;
+    bool head;                     /* starts at every execution (else when activated) */
+    uint32_t running;              /* atomic: a lane walks it in the current execution */
     struct oacl_graph_rec *next;
+};
+
+/* Where a label points: a graph stream and the position of its marker. */
+struct oacl_graph_targets {
+    uint32_t refs;                 /* atomic: the label list + recorded switches */
+    uint32_t dead;                 /* atomic: the list was destroyed */
+    uint32_t n;
+    struct {
+        struct oacl_queue *gq;
+        uint32_t pos;
+        uint32_t set;
+    } t[];
+};
+
+/* A control task, evaluated by the lane walking its stream. */
+struct ctl_task {
+    struct oacl_graph_ctl c;
 };
 
 struct oacl_bgraph {
@@ -58,7 +78,12 @@ struct oacl_bgraph {
     struct oacl_task *running;     /* execution in progress */
     uint32_t busy;                 /* atomic: executions queued or running */
     bool aborting;
+    bool end_reached;              /* the end task ran in this execution */
     uint32_t abort_gen;            /* atomic: aborts so far (queued executions older than one are dropped) */
+    pthread_cond_t lanes_cv;       /* lanes_active became 0 */
+    uint32_t lanes_active;         /* lanes walking in the running execution (lock) */
+    int fail;                      /* first failure of the running execution (lock) */
+    char fail_msg[OACL_BACKEND_ERRLEN];
     uint32_t *ev;                  /* private event slots (atomic words) */
     uint32_t ev_used;              /* slots below this one may have been used */
 };
@@ -81,9 +106,22 @@ struct ev_task {
 
 static void ev_task_release(struct oacl_task *t) { free(t); }
 
+static void targets_put(struct oacl_graph_targets *tg)
+{
+    if (tg && __atomic_sub_fetch(&tg->refs, 1, __ATOMIC_ACQ_REL) == 0)
+        free(tg);
+}
+
+static void ctl_release(struct oacl_task *t)
+{
+    struct ctl_task *c = t->data;
+    targets_put((struct oacl_graph_targets *)c->c.targets);
+    free(t);
+}
+
 static bool recordable(const struct oacl_task *t)
 {
-    if (t->release == ev_task_release)
+    if (t->release == ev_task_release || t->release == ctl_release)
         return true;
     switch (t->trace_type) {
     case OACL_TT_KERNEL_AIVEC:
@@ -218,6 +256,7 @@ int oacl_cpu_graph_create(struct oacl_bdev *dev, struct oacl_fail_group *group, 
     }
     pthread_mutex_init(&g->lock, NULL);
     pthread_cond_init(&g->idle, NULL);
+    pthread_cond_init(&g->lanes_cv, NULL);
     g->dev = dev;
     g->group = group;
     g->ev = ev;
@@ -225,28 +264,136 @@ int oacl_cpu_graph_create(struct oacl_bdev *dev, struct oacl_fail_group *group, 
     return ACL_SUCCESS;
 }
 
-int oacl_cpu_graph_stream(struct oacl_bgraph *g, struct oacl_queue **out, char *err)
+int oacl_cpu_graph_stream_new(struct oacl_bdev *dev, struct oacl_fail_group *group, struct oacl_queue **out,
+                               char *err)
 {
     struct oacl_graph_rec *r = calloc(1, sizeof(*r));
     if (!r) {
         snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for a graph stream");
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    int rc = oacl_cpu_backend_ops.queue_create(g->dev, g->group, &r->lane, err);
+    int rc = oacl_cpu_backend_ops.queue_create(dev, group, &r->lane, err);
+    if (rc == ACL_SUCCESS) {
+        rc = oacl_cpu_backend_ops.queue_create(dev, group, &r->driver, err);
+        if (rc)
+            oacl_cpu_backend_ops.queue_destroy(r->lane);
+    }
     if (rc) {
         free(r);
         return rc;
     }
-    oacl_exec_queue_init(&r->q, g->dev, g->group);
+    oacl_exec_queue_init(&r->q, dev, group);
     r->q.rec = r;
-    r->g = g;
-    pthread_mutex_lock(&g->lock);
-    /* newest first, the order aclmdlRIGetStreams reports */
-    r->next = g->streams;
-    g->streams = r;
-    pthread_mutex_unlock(&g->lock);
+    r->dev = dev;
     *out = &r->q;
     return ACL_SUCCESS;
+}
+
+void oacl_cpu_graph_stream_bind(struct oacl_queue *gq, struct oacl_bgraph *g, bool head)
+{
+    struct oacl_graph_rec *r = gq->rec;
+    struct oacl_bgraph *old = r->g;
+    if (old) {
+        pthread_mutex_lock(&old->lock);
+        for (struct oacl_graph_rec **l = &old->streams; *l; l = &(*l)->next) {
+            if (*l == r) {
+                *l = r->next;
+                break;
+            }
+        }
+        pthread_mutex_unlock(&old->lock);
+    }
+    r->next = NULL;
+    r->g = g;
+    r->head = head;
+    if (g) {
+        pthread_mutex_lock(&g->lock);
+        /* newest first, the order aclmdlRIGetStreams reports */
+        r->next = g->streams;
+        g->streams = r;
+        pthread_mutex_unlock(&g->lock);
+    }
+}
+
+void oacl_cpu_graph_stream_clear(struct oacl_queue *gq)
+{
+    struct oacl_graph_rec *r = gq->rec;
+    for (uint32_t i = 0; i < r->n; i++) {
+        /* a worker may still be leaving a task of the last replay */
+        while (__atomic_load_n(&r->tasks[i]->refs, __ATOMIC_ACQUIRE) > 1)
+            sched_yield();
+        oacl_task_put(r->tasks[i]);
+    }
+    r->n = 0;
+    r->error = 0;
+}
+
+void oacl_cpu_graph_stream_free(struct oacl_queue *gq)
+{
+    struct oacl_graph_rec *r = gq->rec;
+    oacl_cpu_graph_stream_bind(gq, NULL, false);
+    oacl_cpu_backend_ops.queue_destroy(r->driver);
+    oacl_cpu_backend_ops.queue_destroy(r->lane);
+    oacl_cpu_graph_stream_clear(gq);
+    free(r->tasks);
+    free(r->units);
+    free(r->disabled);
+    free(r);
+}
+
+int oacl_cpu_graph_stream(struct oacl_bgraph *g, struct oacl_queue **out, char *err)
+{
+    int rc = oacl_cpu_graph_stream_new(g->dev, g->group, out, err);
+    if (rc == ACL_SUCCESS)
+        oacl_cpu_graph_stream_bind(*out, g, true);
+    return rc;
+}
+
+/* ---- control tasks (built graphs) ------------------------------------------------ */
+
+struct oacl_graph_targets *oacl_cpu_graph_targets_new(uint32_t n)
+{
+    struct oacl_graph_targets *tg = calloc(1, sizeof(*tg) + (size_t)n * sizeof(tg->t[0]));
+    if (tg) {
+        tg->refs = 1;
+        tg->n = n;
+    }
+    return tg;
+}
+
+void oacl_cpu_graph_targets_set(struct oacl_graph_targets *tg, uint32_t i, struct oacl_queue *gq, uint32_t pos)
+{
+    if (i >= tg->n)
+        return;
+    tg->t[i].gq = gq;
+    tg->t[i].pos = pos;
+    __atomic_store_n(&tg->t[i].set, 1, __ATOMIC_RELEASE);
+}
+
+void oacl_cpu_graph_targets_drop(struct oacl_graph_targets *tg)
+{
+    __atomic_store_n(&tg->dead, 1, __ATOMIC_RELEASE);
+    targets_put(tg);
+}
+
+int oacl_cpu_graph_ctl(struct oacl_queue *gq, const struct oacl_graph_ctl *c, char *err)
+{
+    struct oacl_graph_rec *r = gq->rec;
+    struct oacl_task *t = oacl_task_new(sizeof(struct ctl_task));
+    if (!t) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for a control task");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    struct ctl_task *ct = t->data;
+    ct->c = *c;
+    if (c->targets)
+        __atomic_add_fetch(&((struct oacl_graph_targets *)c->targets)->refs, 1, __ATOMIC_ACQ_REL);
+    t->kind = OACL_TASK_INLINE; /* never queued: the lane evaluates it */
+    t->release = ctl_release;
+    t->dev = gq->dev;
+    t->trace_type = OACL_TT_OTHER;
+    oacl_graph_record(gq, t);
+    return r->error;
 }
 
 int oacl_cpu_graph_stream_state(struct oacl_queue *gq, uint32_t *count)
@@ -272,6 +419,8 @@ void oacl_cpu_graph_task_info(struct oacl_queue *gq, uint32_t i, struct oacl_gra
     }
     if (t->release == ev_task_release)
         out->slot = ((struct ev_task *)t->data)->slot;
+    if (t->release == ctl_release)
+        out->ctl = ((struct ctl_task *)t->data)->c.kind;
 }
 
 void oacl_cpu_graph_task_disable(struct oacl_queue *gq, uint32_t i, bool disabled)
@@ -299,39 +448,17 @@ int oacl_cpu_graph_destroy(struct oacl_bgraph *g, int64_t timeout_ns)
 {
     if (wait_idle(g, timeout_ns) != ACL_SUCCESS)
         return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
-    struct oacl_graph_rec *r = g->streams;
-    while (r) {
-        struct oacl_graph_rec *next = r->next;
-        oacl_cpu_backend_ops.queue_destroy(r->lane);
-        for (uint32_t i = 0; i < r->n; i++) {
-            /* a worker may still be leaving a task of the last replay */
-            while (__atomic_load_n(&r->tasks[i]->refs, __ATOMIC_ACQUIRE) > 1)
-                sched_yield();
-            oacl_task_put(r->tasks[i]);
-        }
-        free(r->tasks);
-        free(r->units);
-        free(r->disabled);
-        free(r);
-        r = next;
-    }
+    while (g->streams)
+        oacl_cpu_graph_stream_free(&g->streams->q);
     pthread_mutex_destroy(&g->lock);
     pthread_cond_destroy(&g->idle);
+    pthread_cond_destroy(&g->lanes_cv);
     free(g->ev);
     free(g);
     return ACL_SUCCESS;
 }
 
 /* ---- executions ----------------------------------------------------------------- */
-
-static bool tasks_free(struct oacl_bgraph *g)
-{
-    for (struct oacl_graph_rec *r = g->streams; r; r = r->next)
-        for (uint32_t i = 0; i < r->n; i++)
-            if (__atomic_load_n(&r->tasks[i]->refs, __ATOMIC_ACQUIRE) > 1)
-                return false;
-    return true;
-}
 
 /* Back to the state of a task that was just queued. */
 static inline void reset_task(struct oacl_task *t, uint32_t units, struct oacl_queue *lane)
@@ -366,21 +493,28 @@ static inline bool runs_inline(const struct oacl_task *t, uint32_t units)
     return (t->kind == OACL_TASK_INLINE || (t->kind == OACL_TASK_UNITS && units == 1)) && !t->dump;
 }
 
-static void note_fail(struct oacl_bgraph *g, struct oacl_task *t, int code, int *fail, char *msg)
+static void set_fail(struct oacl_bgraph *g, int code, const char *text)
+{
+    pthread_mutex_lock(&g->lock);
+    if (!g->fail) {
+        g->fail = code;
+        snprintf(g->fail_msg, sizeof(g->fail_msg), "%s", text);
+    }
+    pthread_mutex_unlock(&g->lock);
+}
+
+static void note_fail(struct oacl_bgraph *g, struct oacl_task *t, int code)
 {
     OACL_ERROR("device %u: %s", g->dev->index, t->fail_msg);
     if (g->group && __atomic_load_n(&g->group->stop_on_failure, __ATOMIC_ACQUIRE)) {
         int none = 0; /* the first failure stops the whole context, as in finish_task */
         __atomic_compare_exchange_n(&g->group->error, &none, code, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
     }
-    if (!*fail) {
-        *fail = code;
-        snprintf(msg, OACL_BACKEND_ERRLEN, "%s", t->fail_msg);
-    }
+    set_fail(g, code, t->fail_msg);
 }
 
 /* Runs t (reset) on this thread, as the executor would have. */
-static void run_here(struct oacl_bgraph *g, struct oacl_task *t, int *fail, char *msg)
+static void run_here(struct oacl_bgraph *g, struct oacl_task *t)
 {
     t->next_unit = 1; /* claimed */
     uint64_t t0 = t->timeout_ns ? oacl_now_ns() : 0;
@@ -398,35 +532,134 @@ static void run_here(struct oacl_bgraph *g, struct oacl_task *t, int *fail, char
     }
     int f = __atomic_load_n(&t->failed, __ATOMIC_ACQUIRE);
     if (__builtin_expect(f != 0, 0))
-        note_fail(g, t, f, fail, msg);
+        note_fail(g, t, f);
     t->refs = 1;
     if (oacl_poller_busy()) /* it may have written what a wait polls for */
         oacl_poller_kick();
 }
 
-/* A graph with one stream: the replaying thread walks its list, running
- * one-block tasks itself and queueing the others (multi-block kernels,
- * waits) on the lane, helping until they are done. */
-static void replay_here(struct oacl_bgraph *g, struct oacl_graph_rec *r, int *fail, char *msg)
+/* Resets task i of r for a run (waiting for a worker still leaving it). */
+static inline struct oacl_task *prepare(struct oacl_graph_rec *r, uint32_t i)
 {
-    uint32_t i = 0;
+    struct oacl_task *x = r->tasks[i];
+    while (__builtin_expect(__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) > 1, 0))
+        sched_yield();
+    reset_task(x, r->units[i], r->lane);
+    return x;
+}
+
+static void start_lane(struct oacl_bgraph *g, struct oacl_graph_rec *r, uint32_t pc);
+
+static bool is_ctl(const struct oacl_task *t) { return t->release == ctl_release; }
+
+static bool compare(const struct oacl_graph_ctl *c)
+{
+    int64_t a, b;
+    if (c->is64) {
+        a = *(const volatile int64_t *)c->left;
+        b = *(const volatile int64_t *)c->right;
+    } else {
+        a = *(const volatile int32_t *)c->left;
+        b = *(const volatile int32_t *)c->right;
+    }
+    switch (c->cond) {
+    case 0: return a == b;
+    case 1: return a != b;
+    case 2: return a > b;
+    case 3: return a >= b;
+    case 4: return a < b;
+    default: return a <= b;
+    }
+}
+
+static struct oacl_graph_rec *rec_of(struct oacl_bgraph *g, struct oacl_queue *gq)
+{
+    struct oacl_graph_rec *r = gq ? gq->rec : NULL;
+    return r && r->g == g ? r : NULL;
+}
+
+/* Evaluates a control task; returns the next pc of this lane, or UINT32_MAX
+ * when the lane stops here. */
+static uint32_t run_ctl(struct oacl_bgraph *g, struct oacl_graph_rec *r, uint32_t pc, const struct oacl_graph_ctl *c)
+{
+    switch (c->kind) {
+    case OACL_GCTL_END:
+        __atomic_store_n(&g->end_reached, true, __ATOMIC_RELEASE);
+        return pc + 1;
+    case OACL_GCTL_ACTIVE: {
+        struct oacl_graph_rec *t = rec_of(g, c->stream);
+        if (t && t != r) /* already running in this execution: nothing (Decision 20) */
+            start_lane(g, t, 0);
+        return pc + 1;
+    }
+    case OACL_GCTL_SWITCH_STREAM: {
+        if (!compare(c))
+            return pc + 1;
+        struct oacl_graph_rec *t = rec_of(g, c->stream);
+        if (!t || (t != r && __atomic_load_n(&t->running, __ATOMIC_ACQUIRE))) {
+            set_fail(g, ACL_ERROR_RT_MODEL_EXECUTE, "aclrtSwitchStream: the true stream is running already");
+            return UINT32_MAX;
+        }
+        if (t == r)
+            return 0;
+        start_lane(g, t, 0);
+        return UINT32_MAX;
+    }
+    case OACL_GCTL_SWITCH_INDEX: {
+        const struct oacl_graph_targets *tg = c->targets;
+        uint32_t idx = *(const volatile uint32_t *)c->left;
+        if (c->max == 0 || __atomic_load_n(&tg->dead, __ATOMIC_ACQUIRE)) {
+            set_fail(g, ACL_ERROR_RT_MODEL_EXECUTE, "aclrtSwitchLabelByIndex: no label to jump to (maxValue 0 or "
+                                                    "the label list was destroyed)");
+            return UINT32_MAX;
+        }
+        if (idx >= c->max)
+            idx = c->max - 1;
+        if (idx >= tg->n || !__atomic_load_n(&tg->t[idx].set, __ATOMIC_ACQUIRE)) {
+            set_fail(g, ACL_ERROR_RT_MODEL_EXECUTE, "aclrtSwitchLabelByIndex: the target label was never set");
+            return UINT32_MAX;
+        }
+        struct oacl_graph_rec *t = rec_of(g, tg->t[idx].gq);
+        uint32_t to = tg->t[idx].pos + 1;
+        if (t == r)
+            return to;
+        if (!t || __atomic_load_n(&t->running, __ATOMIC_ACQUIRE)) {
+            set_fail(g, ACL_ERROR_RT_MODEL_EXECUTE,
+                     "aclrtSwitchLabelByIndex: the label's stream is running already or not part of this instance");
+            return UINT32_MAX;
+        }
+        start_lane(g, t, to);
+        return UINT32_MAX;
+    }
+    default: /* labels mark positions only */
+        return pc + 1;
+    }
+}
+
+/* Walks r from pc on this thread: one-block tasks and inline steps run
+ * here, multi-block kernels and waits are queued on the lane (and helped
+ * with), control tasks are evaluated. */
+static void walk(struct oacl_bgraph *g, struct oacl_graph_rec *r, uint32_t pc)
+{
+    uint32_t i = pc;
     while (i < r->n) {
         if (__atomic_load_n(&g->aborting, __ATOMIC_ACQUIRE) || oacl_exec_stopped(r->lane))
             return;
         struct oacl_task *x = r->tasks[i];
         if (r->disabled[i]) {
             i++;
+        } else if (is_ctl(x)) {
+            i = run_ctl(g, r, i, &((struct ctl_task *)x->data)->c);
         } else if (runs_inline(x, r->units[i])) {
-            reset_task(x, r->units[i], r->lane);
-            run_here(g, x, fail, msg);
+            run_here(g, prepare(r, i));
             i++;
         } else {
             struct oacl_task *first = NULL, *last = NULL;
-            for (; i < r->n && (r->disabled[i] || !runs_inline(r->tasks[i], r->units[i])); i++) {
+            for (; i < r->n && (r->disabled[i] || !(is_ctl(r->tasks[i]) || runs_inline(r->tasks[i], r->units[i])));
+                 i++) {
                 if (r->disabled[i])
                     continue;
-                x = r->tasks[i];
-                reset_task(x, r->units[i], r->lane);
+                x = prepare(r, i);
                 if (last)
                     last->next = x;
                 else
@@ -435,18 +668,72 @@ static void replay_here(struct oacl_bgraph *g, struct oacl_graph_rec *r, int *fa
             }
             oacl_exec_submit_list(r->lane, first, last);
             oacl_exec_wait(r->lane, oacl_exec_submitted(r->lane), -1);
-            int f = oacl_exec_take_fault(r->lane, *fail ? NULL : msg, OACL_BACKEND_ERRLEN);
-            if (f && !*fail)
-                *fail = f;
+            char msg[OACL_BACKEND_ERRLEN] = "";
+            int f = oacl_exec_take_fault(r->lane, msg, sizeof(msg));
+            if (f)
+                set_fail(g, f, msg);
         }
     }
+}
+
+static void lane_done(struct oacl_bgraph *g, struct oacl_graph_rec *r)
+{
+    __atomic_store_n(&r->running, 0, __ATOMIC_RELEASE);
+    pthread_mutex_lock(&g->lock);
+    if (--g->lanes_active == 0)
+        pthread_cond_broadcast(&g->lanes_cv);
+    pthread_mutex_unlock(&g->lock);
+}
+
+struct lane_data {
+    struct oacl_bgraph *g;
+    struct oacl_graph_rec *r;
+    uint32_t pc;
+};
+
+static void lane_run(struct oacl_task *t, uint32_t unit)
+{
+    (void)unit;
+    struct lane_data *d = t->data;
+    walk(d->g, d->r, d->pc);
+    lane_done(d->g, d->r);
+}
+
+static void lane_release(struct oacl_task *t) { free(t); }
+
+/* Starts a lane on r at pc (on its driver queue) unless one is running. */
+static void start_lane(struct oacl_bgraph *g, struct oacl_graph_rec *r, uint32_t pc)
+{
+    uint32_t idle = 0;
+    if (!__atomic_compare_exchange_n(&r->running, &idle, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return;
+    struct oacl_task *t = oacl_task_new(sizeof(struct lane_data));
+    if (!t) {
+        __atomic_store_n(&r->running, 0, __ATOMIC_RELEASE);
+        set_fail(g, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory starting a graph stream");
+        return;
+    }
+    struct lane_data *d = t->data;
+    d->g = g;
+    d->r = r;
+    d->pc = pc;
+    t->kind = OACL_TASK_UNITS;
+    t->units = 1;
+    t->run = lane_run;
+    t->release = lane_release;
+    t->dev = g->dev;
+    pthread_mutex_lock(&g->lock);
+    g->lanes_active++;
+    pthread_mutex_unlock(&g->lock);
+    oacl_exec_submit(r->driver, t);
 }
 
 /*
  * The execution task is a one-unit task: whichever thread claims the unit —
  * a worker, or the thread synchronising the execution stream, which then
- * needs no hand-off — queues every graph stream's tasks on its lane and
- * waits for the lanes, helping with their blocks meanwhile.
+ * needs no hand-off — walks the first head stream itself and starts a lane
+ * for every other head stream, then waits until every lane started in
+ * this execution has finished.
  */
 static void exec_run(struct oacl_task *t, uint32_t unit)
 {
@@ -465,42 +752,34 @@ static void exec_run(struct oacl_task *t, uint32_t unit)
     }
     g->running = t;
     g->aborting = false;
+    g->fail = 0;
+    g->fail_msg[0] = '\0';
+    g->end_reached = false;
+    struct oacl_graph_rec *first = NULL;
+    for (struct oacl_graph_rec *r = g->streams; r; r = r->next) {
+        if (r->head && !first) {
+            first = r;
+            r->running = 1;
+            g->lanes_active++;
+        }
+    }
     pthread_mutex_unlock(&g->lock);
-    /* a worker may still be leaving a task of the previous execution */
-    while (!tasks_free(g))
-        sched_yield();
     uint32_t used = __atomic_load_n(&g->ev_used, __ATOMIC_RELAXED);
     if (used)
         memset(g->ev, 0, used * sizeof(uint32_t));
-    int fail = 0;
-    char msg[OACL_BACKEND_ERRLEN] = "";
-    bool here = g->streams && !g->streams->next && !oacl_trace_on(OACL_TR_TASK | OACL_TR_BLOCK);
-    if (here)
-        replay_here(g, g->streams, &fail, msg);
-    for (struct oacl_graph_rec *r = here ? NULL : g->streams; r; r = r->next) {
-        struct oacl_task *first = NULL, *last = NULL;
-        for (uint32_t i = 0; i < r->n; i++) {
-            if (r->disabled[i])
-                continue;
-            struct oacl_task *x = r->tasks[i];
-            reset_task(x, r->units[i], r->lane);
-            if (last)
-                last->next = x;
-            else
-                first = x;
-            last = x;
-        }
-        if (first)
-            oacl_exec_submit_list(r->lane, first, last);
-        r->target = oacl_exec_submitted(r->lane);
-    }
-    for (struct oacl_graph_rec *r = here ? NULL : g->streams; r; r = r->next) {
-        oacl_exec_wait(r->lane, r->target, -1);
-        int f = oacl_exec_take_fault(r->lane, fail ? NULL : msg, sizeof(msg));
-        if (f && !fail)
-            fail = f;
+    for (struct oacl_graph_rec *r = g->streams; r; r = r->next)
+        if (r->head && r != first)
+            start_lane(g, r, 0);
+    if (first) {
+        walk(g, first, 0);
+        lane_done(g, first);
     }
     pthread_mutex_lock(&g->lock);
+    while (g->lanes_active)
+        pthread_cond_wait(&g->lanes_cv, &g->lock);
+    int fail = g->fail;
+    char msg[OACL_BACKEND_ERRLEN];
+    snprintf(msg, sizeof(msg), "%s", g->fail_msg);
     if (g->aborting && !fail) {
         fail = ACL_ERROR_RT_MODEL_ABORT_NORMAL;
         snprintf(msg, sizeof(msg), "the model running instance was aborted");
@@ -553,7 +832,7 @@ void oacl_cpu_graph_abort(struct oacl_bgraph *g)
     if (!running)
         return;
     for (struct oacl_graph_rec *r = g->streams; r; r = r->next)
-        oacl_exec_discard_pending(r->lane);
+        oacl_exec_discard_pending(r->lane); /* lanes see `aborting` at their next task */
     /* synchronous: the running execution ends once its started tasks have */
     pthread_mutex_lock(&g->lock);
     while (g->running)
