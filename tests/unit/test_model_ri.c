@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "acl/acl_rt_memory_soma.h"
 #include "test_support.h"
 
 #define N 256u
@@ -382,24 +383,89 @@ static void test_capture_end_rules(void **state)
     ACL_ERR(aclmdlRICaptureThreadExchangeMode(NULL), ACL_ERROR_INVALID_PARAM, "mode");
 }
 
-/* A task that cannot be recorded (a host function here) invalidates the
- * capture: the end reports 507903 and the stream is ordinary again. */
-static void host_fn(void *arg) { (void)arg; }
+/* A task that cannot be recorded (a stream-ordered free here) invalidates
+ * the capture: the end reports 507903 and the stream is ordinary again. */
+static void host_fn(void *arg) { __atomic_add_fetch((int *)arg, 1, __ATOMIC_RELAXED); }
 
 static void test_invalidated_capture(void **state)
 {
     (void)state;
-    ACL_OK(aclrtSubscribeHostFunc((uint64_t)pthread_self(), g_s));
+    void *p = dev_zeroed(4096);
     ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
-    (void)aclrtLaunchHostFunc(g_s, host_fn, NULL);
+    (void)aclrtMemPoolFreeAsync(p, g_s);
+    aclmdlRICaptureStatus cs;
     aclmdlRI ri = (aclmdlRI)0x1;
     ACL_ERR(aclmdlRICaptureEnd(g_s, &ri), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "invalidated");
     assert_null(ri);
-    aclmdlRICaptureStatus cs;
     ACL_OK(aclmdlRICaptureGetInfo(g_s, &cs, NULL));
     assert_int_equal(cs, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
-    ACL_OK(aclrtUnSubscribeHostFunc((uint64_t)pthread_self(), g_s));
     ACL_OK(aclrtSynchronizeStream(g_s));
+}
+
+/* Host functions and callbacks are called at every replay, in order with
+ * the device work around them. */
+static int g_host_calls;
+static void *g_host_buf;
+
+static void check_then_count(void *arg)
+{
+    /* the kernel before the host function has run (mapped host memory) */
+    if (__atomic_load_n((uint32_t *)g_host_buf, __ATOMIC_ACQUIRE) == (uint32_t)(intptr_t)arg)
+        __atomic_add_fetch(&g_host_calls, 1, __ATOMIC_RELAXED);
+}
+
+static void test_host_functions_replayed(void **state)
+{
+    (void)state;
+    void *buf = dev_zeroed(N * 4);
+    g_host_buf = buf;
+    g_host_calls = 0;
+    int plain = 0;
+    aclmdlRI ri = NULL;
+    ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ACL_OK(plus(buf, buf, 1, g_s));
+    ACL_OK(aclrtLaunchHostFunc(g_s, host_fn, &plain));
+    ACL_OK(aclmdlRICaptureEnd(g_s, &ri));
+    assert_int_equal(plain, 0);
+    for (int r = 1; r <= 10; r++) {
+        ACL_OK(aclmdlRIExecuteAsync(ri, g_x));
+        ACL_OK(aclrtSynchronizeStream(g_x));
+        assert_int_equal(__atomic_load_n(&plain, __ATOMIC_RELAXED), r);
+    }
+    ACL_OK(aclmdlRIDestroy(ri));
+    /* ordered: the function sees the kernel's result of its own replay */
+    struct test_buf mb;
+    test_buf_alloc(&mb, N * 4);
+    memset(mb.host, 0, N * 4);
+    g_host_buf = mb.host;
+    ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ACL_OK(plus(mb.dev, mb.dev, 1, g_s));
+    ACL_OK(aclrtLaunchHostFunc(g_s, check_then_count, (void *)(intptr_t)1));
+    ACL_OK(plus(mb.dev, mb.dev, 1, g_s));
+    ACL_OK(aclrtLaunchHostFunc(g_s, check_then_count, (void *)(intptr_t)2));
+    ACL_OK(aclmdlRICaptureEnd(g_s, &ri));
+    for (int r = 0; r < 5; r++) {
+        ACL_OK(aclrtMemsetAsync(mb.host, N * 4, 0, N * 4, g_x));
+        ACL_OK(aclmdlRIExecuteAsync(ri, g_x));
+    }
+    ACL_OK(aclrtSynchronizeStream(g_x));
+    assert_int_equal(g_host_calls, 10);
+    for (uint32_t i = 0; i < N; i++)
+        assert_int_equal(((uint32_t *)mb.host)[i], 2);
+    ACL_OK(aclmdlRIDestroy(ri));
+    test_buf_free(&mb);
+    /* the capturing stream may go before the RI: the RI keeps what it needs */
+    aclrtStream t;
+    ACL_OK(aclrtCreateStream(&t));
+    ACL_OK(aclmdlRICaptureBegin(t, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ACL_OK(aclrtLaunchHostFunc(t, host_fn, &plain));
+    ACL_OK(aclmdlRICaptureEnd(t, &ri));
+    ACL_OK(aclrtDestroyStream(t));
+    ACL_OK(aclmdlRIExecuteAsync(ri, g_x));
+    ACL_OK(aclrtSynchronizeStream(g_x));
+    assert_int_equal(plain, 11);
+    ACL_OK(aclmdlRIDestroy(ri));
+    aclrtFree(buf);
 }
 
 /* ---- several streams ----------------------------------------------------------------- */
@@ -831,6 +897,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_illegal_during_capture, each_setup, each_teardown),
         cmocka_unit_test_setup_teardown(test_capture_end_rules, each_setup, each_teardown),
         cmocka_unit_test_setup_teardown(test_invalidated_capture, each_setup, each_teardown),
+        cmocka_unit_test_setup_teardown(test_host_functions_replayed, each_setup, each_teardown),
         cmocka_unit_test_setup_teardown(test_fork_join, each_setup, each_teardown),
         cmocka_unit_test_setup_teardown(test_queries, each_setup, each_teardown),
         cmocka_unit_test_setup_teardown(test_disable_and_update, each_setup, each_teardown),

@@ -134,6 +134,7 @@ static bool recordable(const struct oacl_task *t)
     case OACL_TT_VALUE_WAIT:
     case OACL_TT_REDUCE:
     case OACL_TT_RANDOM:
+    case OACL_TT_HOSTFUNC: /* the API layer keeps the host item for replays */
         return true;
     default: /* host steps, marks and eager events hold one-shot state */
         return false;
@@ -322,6 +323,7 @@ void oacl_cpu_graph_stream_clear(struct oacl_queue *gq)
         /* a worker may still be leaving a task of the last replay */
         while (__atomic_load_n(&r->tasks[i]->refs, __ATOMIC_ACQUIRE) > 1)
             sched_yield();
+        r->tasks[i]->started = false; /* host steps hand their payload back through drop */
         oacl_task_put(r->tasks[i]);
     }
     r->n = 0;
