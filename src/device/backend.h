@@ -544,6 +544,14 @@ struct oacl_backend_ops {
     struct oacl_graph_targets *(*graph_targets_new)(uint32_t n);
     void (*graph_targets_set)(struct oacl_graph_targets *tg, uint32_t i, struct oacl_queue *gq, uint32_t pos);
     void (*graph_targets_drop)(struct oacl_graph_targets *tg);
+    /* Task replacement (aclmdlRITaskSetParams): with a slot >= 0, the next
+       task enqueued on gq is staged as the replacement of task `slot`
+       instead of being appended (-1 ends that); staged tells whether one is
+       waiting; commit installs every staged replacement (install false:
+       drops them). The replaced tasks stay allocated until gq goes. */
+    void (*graph_task_pending)(struct oacl_queue *gq, int32_t slot);
+    bool (*graph_task_staged)(struct oacl_queue *gq, uint32_t i);
+    void (*graph_task_commit)(struct oacl_queue *gq, bool install);
 };
 
 /* Accesses of va_map / va_protect (the values of aclrtMemAccessFlags). */

@@ -322,6 +322,94 @@ static aclError edit_begin_locked(struct oacl_ri *ri, const char *fn)
     return ACL_SUCCESS;
 }
 
+/* Grows rs->notes to hold task id i (g_lock held). */
+static struct oacl_ri_note *note_slot(struct oacl_ri_stream *rs, uint32_t i)
+{
+    if (i >= rs->ncap) {
+        uint32_t cap = rs->ncap ? rs->ncap : 16;
+        while (cap <= i)
+            cap *= 2;
+        struct oacl_ri_note *notes = realloc(rs->notes, cap * sizeof(*notes));
+        if (!notes)
+            return NULL;
+        memset(notes + rs->ncap, 0, (cap - rs->ncap) * sizeof(*notes));
+        rs->notes = notes;
+        rs->ncap = cap;
+    }
+    return &rs->notes[i];
+}
+
+/* Stages the replacement of task t (RI lock held; the RI is UPDATING). */
+static aclError stage_params(struct oacl_ri_task *t, aclmdlRITaskType cur, const aclmdlRITaskParams *p,
+                             struct oacl_ri_note *note, const char *fn)
+{
+    struct oacl_queue *gq = t->rs->gq;
+    char err[OACL_BACKEND_ERRLEN] = "";
+    int brc;
+    if (p->type == ACL_MODEL_RI_TASK_KERNEL) {
+        const aclmdlRIKernelTaskParams *k = &p->kernelTaskParams;
+        if (cur != ACL_MODEL_RI_TASK_KERNEL)
+            return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "the task is not a kernel task");
+        if (p->taskGrp)
+            return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "taskGrp must be NULL");
+        if (!k->funcHandle || !k->args || k->argsSize == 0)
+            return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%s", !k->funcHandle ? "funcHandle is NULL"
+                                                                   : !k->args    ? "args is NULL"
+                                                                                 : "argsSize is 0");
+        if (k->numBlocks == 0 || k->numBlocks > 65535u)
+            return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "numBlocks %u is outside 1..65535", k->numBlocks);
+        if (k->isHostArgs > 1)
+            return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "isHostArgs %u is neither 0 nor 1", k->isHostArgs);
+        struct oacl_launch_cfg c;
+        aclError rc = oacl_launch_cfg_parse(k->cfg, &c, fn);
+        if (rc)
+            return rc;
+        struct oacl_function *f = (struct oacl_function *)oacl_handle_get(k->funcHandle, OACL_H_FUNC);
+        if (!f)
+            return oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, fn, "funcHandle %p is not a live kernel function",
+                             k->funcHandle);
+        struct oacl_launch l = {
+            .module = f->bin->module,
+            .kernel = f->info,
+            .args = k->args,
+            .args_size = k->argsSize,
+            .copy_args = k->isHostArgs == 1, /* device args are read at every execution */
+            .num_blocks = k->numBlocks,
+            .block_offset = c.block_offset,
+            .timeout_ns = c.timeout_ns,
+        };
+        oacl_backend()->graph_task_pending(gq, (int32_t)t->index);
+        brc = oacl_backend()->queue_launch(gq, &l, err);
+        oacl_backend()->graph_task_pending(gq, -1);
+        oacl_obj_put(&f->obj);
+        *note = (struct oacl_ri_note){.args_size = k->argsSize, .timeout_ns = c.timeout_ns, .data_dump = c.data_dump};
+    } else if (p->type == ACL_MODEL_RI_TASK_VALUE_WRITE || p->type == ACL_MODEL_RI_TASK_VALUE_WAIT) {
+        bool wait = p->type == ACL_MODEL_RI_TASK_VALUE_WAIT;
+        void *addr = wait ? p->valueWaitTaskParams.devAddr : p->valueWriteTaskParams.devAddr;
+        uint64_t value = wait ? p->valueWaitTaskParams.value : p->valueWriteTaskParams.value;
+        uint32_t flag = wait ? p->valueWaitTaskParams.flag : 0;
+        if (cur == ACL_MODEL_RI_TASK_DEFAULT)
+            return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "a DEFAULT task cannot become a value task");
+        if (p->taskGrp || p->opInfoPtr || p->opInfoSize)
+            return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "taskGrp and opInfoPtr must be NULL, opInfoSize 0");
+        if (!addr || ((uintptr_t)addr & 7))
+            return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "devAddr %p is not an 8-byte aligned device word", addr);
+        if (wait && flag > ACL_STREAM_WAIT_VALUE_NOR)
+            return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "flag %u is not an ACL_STREAM_WAIT_VALUE_* condition", flag);
+        oacl_backend()->graph_task_pending(gq, (int32_t)t->index);
+        brc = wait ? oacl_backend()->queue_value_wait(gq, addr, value, flag, err)
+                   : oacl_backend()->queue_value_write(gq, addr, value, err);
+        oacl_backend()->graph_task_pending(gq, -1);
+        *note = (struct oacl_ri_note){.addr = addr, .value = value, .flag = flag};
+    } else {
+        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "type %d cannot be set (KERNEL, VALUE_WRITE or VALUE_WAIT)",
+                         (int)p->type);
+    }
+    if (brc == ACL_SUCCESS && !oacl_backend()->graph_task_staged(gq, t->index))
+        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "out of memory staging the new parameters");
+    return brc ? oacl_fail(brc, fn, "%s", err) : ACL_SUCCESS;
+}
+
 OACL_API aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *params)
 {
     if (!params)
@@ -330,20 +418,26 @@ OACL_API aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *p
     if (rc)
         return rc;
     struct oacl_ri_task *t = NULL;
-    rc = captured_task(task, &t, NULL, __func__);
+    struct oacl_graph_task_info info;
+    rc = captured_task(task, &t, &info, __func__);
     if (rc)
         return rc;
     struct oacl_ri *ri = t->ri;
     pthread_mutex_lock(&ri->lock);
     rc = edit_begin_locked(ri, __func__);
     if (rc == ACL_SUCCESS) {
-        /* Replacing a recorded task's parameters needs a backend descriptor
-           swap that oacl does not have yet: the RI becomes FAULT, as CANN
-           leaves it after a failed edit. */
-        ri->state = OACL_RI_FAULT;
-        rc = oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __func__,
-                       "aclmdlRITaskSetParams: changing recorded task parameters is not implemented by oacl yet "
-                       "(re-capture the graph instead)");
+        struct oacl_ri_note note = {0};
+        rc = stage_params(t, task_type(info.trace_type), params, &note, __func__);
+        if (rc) {
+            ri->state = OACL_RI_FAULT; /* a failed edit breaks the instance for good */
+        } else {
+            pthread_mutex_lock(oacl_ri_lock());
+            struct oacl_ri_note *slot = note_slot(t->rs, t->index);
+            if (slot)
+                *slot = note;
+            pthread_mutex_unlock(oacl_ri_lock());
+            t->rs->pending_disable[t->index] = 0; /* a set re-enables the task */
+        }
     }
     pthread_mutex_unlock(&ri->lock);
     oacl_obj_put(&t->obj);
@@ -430,10 +524,12 @@ OACL_API aclError aclmdlRIUpdate(aclmdlRI modelRI)
     if (rc == ACL_SUCCESS) {
         pthread_mutex_lock(&ri->lock);
         if (ri->state == OACL_RI_UPDATING) {
-            for (struct oacl_ri_stream *rs = ri->streams; rs; rs = rs->next)
+            for (struct oacl_ri_stream *rs = ri->streams; rs; rs = rs->next) {
+                oacl_backend()->graph_task_commit(rs->gq, true); /* new parameters (re-enabled) */
                 for (uint32_t i = 0; i < rs->ntasks; i++)
                     if (rs->pending_disable[i])
                         oacl_backend()->graph_task_disable(rs->gq, i, true);
+            }
             ri->state = OACL_RI_READY;
         } else if (ri->state != OACL_RI_READY) {
             rc = oacl_fail(ACL_ERROR_RT_MODEL_UPDATE_FAILED, __func__, "the model running instance is %s",

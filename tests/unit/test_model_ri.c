@@ -657,12 +657,92 @@ static void test_disable_and_update(void **state)
         ACL_OK(aclrtSynchronizeStream(g_x));
         expect_all(buf, 2 * r);
     }
+    /* new kernel parameters: host blob (copied), then a device blob read at every execution */
+    aclmdlRITaskParams p;
+    ACL_OK(aclmdlRITaskGetParams(tasks[0], &p));
+    uint8_t blob[64];
+    size_t bs = p.kernelTaskParams.argsSize;
+    assert_true(bs <= sizeof(blob));
+    memcpy(blob, p.kernelTaskParams.args, bs);
+    uint32_t add = 5;
+    memcpy(blob + 16, &add, 4);
+    aclmdlRITaskParams np;
+    memset(&np, 0, sizeof(np));
+    np.type = ACL_MODEL_RI_TASK_KERNEL;
+    np.kernelTaskParams.funcHandle = g_plus;
+    np.kernelTaskParams.args = blob;
+    np.kernelTaskParams.argsSize = bs;
+    np.kernelTaskParams.isHostArgs = 1;
+    np.kernelTaskParams.numBlocks = 1;
+    ACL_OK(aclmdlRITaskSetParams(tasks[0], &np));
+    add = 999; /* copied by the call: later changes do not count */
+    memcpy(blob + 16, &add, 4);
+    ACL_ERR(aclmdlRIExecuteAsync(ri, g_x), ACL_ERROR_RT_MODEL_EXECUTE, "aclmdlRIUpdate");
+    ACL_OK(aclmdlRIUpdate(ri));
+    ACL_OK(aclmdlRIExecuteAsync(ri, g_x));
+    ACL_OK(aclrtSynchronizeStream(g_x));
+    expect_all(buf, 10 + 5 + 1); /* task 2 still disabled */
+    void *dblob = dev_zeroed(64);
+    add = 100;
+    memcpy(blob + 16, &add, 4);
+    ACL_OK(aclrtMemcpy(dblob, 64, blob, bs, ACL_MEMCPY_HOST_TO_DEVICE));
+    np.kernelTaskParams.args = dblob;
+    np.kernelTaskParams.isHostArgs = 0;
+    ACL_OK(aclmdlRITaskSetParams(tasks[2], &np)); /* re-enables it */
+    ACL_OK(aclmdlRIUpdate(ri));
+    ACL_OK(aclmdlRIExecuteAsync(ri, g_x));
+    ACL_OK(aclrtSynchronizeStream(g_x));
+    expect_all(buf, 16 + 5 + 100 + 1);
+    add = 1000; /* device arguments are read at every execution */
+    ACL_OK(aclrtMemcpy((char *)dblob + 16, 4, &add, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    ACL_OK(aclmdlRIExecuteAsync(ri, g_x));
+    ACL_OK(aclrtSynchronizeStream(g_x));
+    expect_all(buf, 122 + 5 + 1000 + 1);
+    ACL_OK(aclmdlRITaskGetParams(tasks[2], &p));
+    assert_ptr_equal(p.kernelTaskParams.args, dblob);
+    /* a value write gets a new word and value */
+    memset(&np, 0, sizeof(np));
+    np.type = ACL_MODEL_RI_TASK_VALUE_WRITE;
+    np.valueWriteTaskParams.devAddr = word + 2;
+    np.valueWriteTaskParams.value = 77;
+    ACL_OK(aclmdlRITaskSetParams(tasks[1], &np));
+    ACL_OK(aclmdlRIUpdate(ri));
+    ACL_OK(aclmdlRIExecuteAsync(ri, g_x));
+    ACL_OK(aclrtSynchronizeStream(g_x));
+    uint64_t w = 0;
+    ACL_OK(aclrtMemcpy(&w, 8, word + 2, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(w, 77);
+    ACL_OK(aclmdlRITaskGetParams(tasks[1], &p));
+    assert_ptr_equal(p.valueWriteTaskParams.devAddr, word + 2);
     /* a DEFAULT task cannot be disabled; the RI is faulty for good */
     ACL_ERR(aclmdlRITaskDisable(tasks[3]), ACL_ERROR_RT_PARAM_INVALID, "DEFAULT");
     ACL_ERR(aclmdlRIExecuteAsync(ri, g_x), ACL_ERROR_RT_MODEL_EXECUTE, "edit");
     ACL_ERR(aclmdlRIUpdate(ri), ACL_ERROR_RT_MODEL_UPDATE_FAILED, "faulty");
     ACL_ERR(aclmdlRITaskDisable(tasks[0]), ACL_ERROR_RT_MODEL_UPDATE_FAILED, "faulty");
+    ACL_ERR(aclmdlRITaskSetParams(tasks[0], &np), ACL_ERROR_RT_MODEL_UPDATE_FAILED, "faulty");
     ACL_OK(aclmdlRIDestroy(ri));
+    /* a failed edit makes the instance faulty: taskGrp must be NULL */
+    ri = capture_three(buf, word);
+    n = 1;
+    ACL_OK(aclmdlRIGetStreams(ri, &rs, &n));
+    n = 5;
+    ACL_OK(aclmdlRIGetTasksByStream(rs, tasks, &n));
+    ACL_OK(aclmdlRITaskGetParams(tasks[0], &p));
+    p.taskGrp = (aclrtTaskGrp)0x10;
+    ACL_ERR(aclmdlRITaskSetParams(tasks[0], &p), ACL_ERROR_RT_PARAM_INVALID, "taskGrp");
+    ACL_ERR(aclmdlRIExecuteAsync(ri, g_x), ACL_ERROR_RT_MODEL_EXECUTE, "edit");
+    ACL_ERR(aclmdlRIUpdate(ri), ACL_ERROR_RT_MODEL_UPDATE_FAILED, "faulty");
+    ACL_OK(aclmdlRIDestroy(ri));
+    ri = capture_three(buf, word);
+    n = 1;
+    ACL_OK(aclmdlRIGetStreams(ri, &rs, &n));
+    n = 5;
+    ACL_OK(aclmdlRIGetTasksByStream(rs, tasks, &n));
+    memset(&np, 0, sizeof(np));
+    np.type = ACL_MODEL_RI_TASK_EVENT_RECORD;
+    ACL_ERR(aclmdlRITaskSetParams(tasks[0], &np), ACL_ERROR_RT_PARAM_INVALID, "type");
+    ACL_OK(aclmdlRIDestroy(ri));
+    aclrtFree(dblob);
     ACL_ERR(aclmdlRITaskDisable(NULL), ACL_ERROR_RT_PARAM_INVALID, "task");
     ACL_ERR(aclmdlRITaskDisable((aclmdlRITask)0x77), ACL_ERROR_RT_INVALID_HANDLE, "task");
     ACL_ERR(aclmdlRIUpdate(NULL), ACL_ERROR_RT_PARAM_INVALID, "modelRI");

@@ -493,4 +493,7 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .graph_targets_new = oacl_cpu_graph_targets_new,
     .graph_targets_set = oacl_cpu_graph_targets_set,
     .graph_targets_drop = oacl_cpu_graph_targets_drop,
+    .graph_task_pending = oacl_cpu_graph_task_pending,
+    .graph_task_staged = oacl_cpu_graph_task_staged,
+    .graph_task_commit = oacl_cpu_graph_task_commit,
 };

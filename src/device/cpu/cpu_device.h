@@ -407,6 +407,9 @@ int oacl_cpu_graph_ctl(struct oacl_queue *gq, const struct oacl_graph_ctl *c, ch
 struct oacl_graph_targets *oacl_cpu_graph_targets_new(uint32_t n);
 void oacl_cpu_graph_targets_set(struct oacl_graph_targets *tg, uint32_t i, struct oacl_queue *gq, uint32_t pos);
 void oacl_cpu_graph_targets_drop(struct oacl_graph_targets *tg);
+void oacl_cpu_graph_task_pending(struct oacl_queue *gq, int32_t slot);
+bool oacl_cpu_graph_task_staged(struct oacl_queue *gq, uint32_t i);
+void oacl_cpu_graph_task_commit(struct oacl_queue *gq, bool install);
 
 /* ---- small helpers ---- */
 

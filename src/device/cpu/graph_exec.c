@@ -49,6 +49,9 @@ struct oacl_graph_rec {
     struct oacl_bdev *dev;
     bool head;                     /* starts at every execution (else when activated) */
     uint32_t running;              /* atomic: a lane walks it in the current execution */
+    int32_t pending_slot;          /* >= 0: the next recorded task replaces task pending_slot */
+    struct oacl_task **pending;    /* replacements waiting for graph_task_commit */
+    struct oacl_task *retired;     /* replaced tasks (->next), kept until the stream goes */
     struct oacl_graph_rec *next;
 };
 
@@ -144,6 +147,19 @@ static bool recordable(const struct oacl_task *t)
 void oacl_graph_record(struct oacl_queue *q, struct oacl_task *t)
 {
     struct oacl_graph_rec *r = q->rec;
+    if (r->pending_slot >= 0) { /* a replacement (aclmdlRITaskSetParams) */
+        uint32_t i = (uint32_t)r->pending_slot;
+        if (!r->pending)
+            r->pending = calloc(r->cap ? r->cap : 1, sizeof(*r->pending));
+        if (!r->pending || i >= r->n) {
+            oacl_task_put(t);
+            return;
+        }
+        if (r->pending[i])
+            oacl_task_put(r->pending[i]);
+        r->pending[i] = t;
+        return;
+    }
     if (!recordable(t) || r->error) {
         if (!r->error)
             r->error = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
@@ -165,11 +181,50 @@ void oacl_graph_record(struct oacl_queue *q, struct oacl_task *t)
             return;
         }
         r->disabled = dis;
+        if (r->pending) { /* replacement slots as long as the list */
+            struct oacl_task **pend = realloc(r->pending, cap * sizeof(*pend));
+            if (!pend) {
+                r->error = ACL_ERROR_RT_MEMORY_ALLOCATION;
+                oacl_task_put(t);
+                return;
+            }
+            memset(pend + r->cap, 0, (cap - r->cap) * sizeof(*pend));
+            r->pending = pend;
+        }
         r->cap = cap;
     }
     r->units[r->n] = t->kind == OACL_TASK_UNITS ? t->units : 1;
     r->disabled[r->n] = 0;
     r->tasks[r->n++] = t; /* the graph keeps the creator's reference */
+}
+
+void oacl_cpu_graph_task_pending(struct oacl_queue *gq, int32_t slot) { gq->rec->pending_slot = slot; }
+
+bool oacl_cpu_graph_task_staged(struct oacl_queue *gq, uint32_t i)
+{
+    struct oacl_graph_rec *r = gq->rec;
+    return r->pending && i < r->n && r->pending[i];
+}
+
+void oacl_cpu_graph_task_commit(struct oacl_queue *gq, bool install)
+{
+    struct oacl_graph_rec *r = gq->rec;
+    for (uint32_t i = 0; r->pending && i < r->n; i++) {
+        struct oacl_task *t = r->pending[i];
+        if (!t)
+            continue;
+        r->pending[i] = NULL;
+        if (!install) {
+            oacl_task_put(t);
+            continue;
+        }
+        struct oacl_task *old = r->tasks[i];
+        old->next = r->retired; /* a read-back args pointer may still refer to it */
+        r->retired = old;
+        r->tasks[i] = t;
+        r->units[i] = t->kind == OACL_TASK_UNITS ? t->units : 1;
+        r->disabled[i] = 0;
+    }
 }
 
 /* ---- graph-private events --------------------------------------------------------- */
@@ -286,6 +341,7 @@ int oacl_cpu_graph_stream_new(struct oacl_bdev *dev, struct oacl_fail_group *gro
     oacl_exec_queue_init(&r->q, dev, group);
     r->q.rec = r;
     r->dev = dev;
+    r->pending_slot = -1;
     *out = &r->q;
     return ACL_SUCCESS;
 }
@@ -326,6 +382,15 @@ void oacl_cpu_graph_stream_clear(struct oacl_queue *gq)
         r->tasks[i]->started = false; /* host steps hand their payload back through drop */
         oacl_task_put(r->tasks[i]);
     }
+    oacl_cpu_graph_task_commit(gq, false);
+    while (r->retired) {
+        struct oacl_task *t = r->retired;
+        r->retired = t->next;
+        while (__atomic_load_n(&t->refs, __ATOMIC_ACQUIRE) > 1)
+            sched_yield();
+        t->started = false;
+        oacl_task_put(t);
+    }
     r->n = 0;
     r->error = 0;
 }
@@ -340,6 +405,7 @@ void oacl_cpu_graph_stream_free(struct oacl_queue *gq)
     free(r->tasks);
     free(r->units);
     free(r->disabled);
+    free(r->pending);
     free(r);
 }
 
