@@ -552,6 +552,12 @@ struct oacl_backend_ops {
     void (*graph_task_pending)(struct oacl_queue *gq, int32_t slot);
     bool (*graph_task_staged)(struct oacl_queue *gq, uint32_t i);
     void (*graph_task_commit)(struct oacl_queue *gq, bool install);
+    /* Task groups: while open, only kernels may be recorded on gq (another
+       task breaks the recording with ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT).
+       A patch task in q's order installs the replacement staged for task
+       `index` of gq (update by re-capture). */
+    void (*graph_group)(struct oacl_queue *gq, bool open);
+    int (*queue_graph_patch)(struct oacl_queue *q, struct oacl_queue *gq, uint32_t index, char *err);
 };
 
 /* Accesses of va_map / va_protect (the values of aclrtMemAccessFlags). */

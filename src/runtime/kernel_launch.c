@@ -104,8 +104,16 @@ aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kerne
                 .dump = oacl_dump_select(info->name, c->data_dump, (uint32_t)ctx->dev->id, args_size),
             };
             char err[OACL_BACKEND_ERRLEN] = "";
-            int brc = oacl_backend()->queue_launch(s->queue, &l, err);
-            if (brc) {
+            int brc = 0;
+            if (__builtin_expect(s->ri_update != NULL, 0)) { /* aclmdlRICaptureTaskUpdateBegin */
+                oacl_dump_plan_free(l.dump); /* a replacement task is not dumped */
+                l.dump = NULL;
+                rc = oacl_ri_update_launch(s, &l, fn);
+            } else
+                brc = oacl_backend()->queue_launch(s->queue, &l, err);
+            if (rc) {
+                oacl_dump_plan_free(l.dump);
+            } else if (brc) {
                 oacl_dump_plan_free(l.dump);
                 rc = oacl_fail(brc, fn, "%s", err);
             } else if (__builtin_expect(s->ri_capture != NULL, 0)) {

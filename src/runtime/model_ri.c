@@ -35,6 +35,7 @@ static void task_destroy(struct oacl_obj *o) { free(o); }
 static void ri_free(struct oacl_obj *o)
 {
     struct oacl_ri *ri = (struct oacl_ri *)o;
+    oacl_ri_groups_free(ri);
     pthread_mutex_lock(&g_lock);
     while (ri->kind == OACL_RI_BUILT && ri->streams) /* bound user streams stay, unbound and empty */
         oacl_ri_unbind_locked(ri, ri->streams);
@@ -535,10 +536,13 @@ OACL_API aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStat
     struct oacl_stream *s = (struct oacl_stream *)o;
     pthread_mutex_lock(&g_lock);
     struct oacl_ri *ri = s->ri_capture;
+    bool invalid = ri && ri->state == OACL_RI_INVALIDATED;
+    for (struct oacl_ri_stream *rs = ri ? ri->streams : NULL; rs && !invalid; rs = rs->next)
+        invalid = oacl_backend()->graph_stream_state(rs->gq, NULL) != ACL_SUCCESS; /* a task broke it */
     if (status)
         *status = !ri ? ACL_MODEL_RI_CAPTURE_STATUS_NONE
-                  : ri->state == OACL_RI_INVALIDATED ? ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED
-                                                     : ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+                  : invalid ? ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED
+                            : ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
     if (modelRI)
         *modelRI = ri ? ri->handle : NULL;
     pthread_mutex_unlock(&g_lock);
@@ -567,6 +571,9 @@ OACL_API aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode)
 /* Why the capture of ri cannot end well (g_lock held): 0 or a code. */
 static aclError end_checks_locked(struct oacl_ri *ri, const char *fn)
 {
+    for (struct oacl_ri_stream *rs = ri->streams; rs; rs = rs->next)
+        if (rs->grp_open)
+            return oacl_fail(ACL_ERROR_STREAM_TASK_GROUP_STATUS, fn, "a task group is still open");
     bool invalid = ri->state == OACL_RI_INVALIDATED;
     for (struct oacl_ri_stream *rs = ri->streams; rs && !invalid; rs = rs->next)
         invalid = oacl_backend()->graph_stream_state(rs->gq, NULL) != ACL_SUCCESS;

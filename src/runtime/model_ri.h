@@ -46,6 +46,7 @@ struct oacl_ri_stream {
     uint8_t *pending_disable;         /* aclmdlRITaskDisable until aclmdlRIUpdate */
     uint32_t last_record_count;       /* task count right after the newest private record */
     uint32_t last_record_slot;
+    struct oacl_ri_grp *grp_open;     /* the task group open on it */
     struct oacl_ri_stream *next;      /* newest first */
 };
 
@@ -81,7 +82,23 @@ struct oacl_ri {
     struct oacl_ri_event *evs;
     uint32_t nevs, evcap;
     struct oacl_ri_stream *end_rs;    /* built RIs: the stream holding the end task */
+    struct oacl_ri_grp *grps;         /* task groups (model_ri_group.c) */
 };
+
+struct oacl_ri_grp {
+    struct oacl_obj obj;
+    struct oacl_ri *ri;
+    struct oacl_ri_stream *rs;
+    uint32_t start, count;            /* task ids start .. start+count-1 of rs */
+    void *handle;
+    struct oacl_stream *updater;      /* the stream in update mode for it */
+    struct oacl_ri_grp *next;
+};
+
+/* model_ri_group.c: the group holding task `index` of rs (g_lock held);
+ * the RI's groups retired (destroy). */
+struct oacl_ri_grp *oacl_ri_group_of(struct oacl_ri_stream *rs, uint32_t index);
+void oacl_ri_groups_free(struct oacl_ri *ri);
 
 /* The live RI behind a handle (+1): NULL is 100000 (null_is_param) or
  * 107000, stale 107017. _ctx also requires it to be of the current context

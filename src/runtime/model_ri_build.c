@@ -1,7 +1,7 @@
 /*
  * Model running instances: the parts of acl-rt-model-ri.md that oacl does
- * not implement yet — conditional tasks (§3.3), task groups and update by
- * re-capture (§3.2), device-side task update (aclrtTaskUpdateAsync). Each checks what the API layer
+ * not implement yet — conditional tasks (§3.3) and device-side task update
+ * (aclrtTaskUpdateAsync). Each checks what the API layer
  * checks (100000) and then refuses with 207000 and a message saying so:
  * never a silent success.
  */
@@ -19,7 +19,6 @@ static aclError not_yet(const char *fn, const char *what)
     } while (0)
 
 #define COND "conditional tasks of captured graphs"
-#define GROUP "task groups and task update by re-capture"
 #define LABELS "device-side task update of built model running instances"
 
 OACL_API aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode)
@@ -28,33 +27,6 @@ OACL_API aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI mod
     NULL_CHECK(modelRI);
     (void)mode;
     return not_yet(__func__, COND);
-}
-
-OACL_API aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream)
-{
-    NULL_CHECK(stream);
-    return not_yet(__func__, GROUP);
-}
-
-OACL_API aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle)
-{
-    NULL_CHECK(stream);
-    NULL_CHECK(handle);
-    *handle = NULL;
-    return not_yet(__func__, GROUP);
-}
-
-OACL_API aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle)
-{
-    NULL_CHECK(stream);
-    NULL_CHECK(handle);
-    return not_yet(__func__, GROUP);
-}
-
-OACL_API aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
-{
-    NULL_CHECK(stream);
-    return not_yet(__func__, GROUP);
 }
 
 OACL_API aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag,

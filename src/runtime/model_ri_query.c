@@ -278,6 +278,10 @@ OACL_API aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams *p
     } else {
         memset(params, 0, sizeof(*params));
         params->type = type;
+        pthread_mutex_lock(oacl_ri_lock());
+        struct oacl_ri_grp *grp = oacl_ri_group_of(t->rs, t->index);
+        params->taskGrp = grp ? grp->handle : NULL;
+        pthread_mutex_unlock(oacl_ri_lock());
         uint32_t flags = 0;
         switch (type) {
         case ACL_MODEL_RI_TASK_KERNEL:

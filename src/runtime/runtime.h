@@ -190,6 +190,8 @@ struct oacl_stream {
     struct oacl_queue *own_queue;
     struct oacl_ri *ri_owner;
     struct oacl_queue *persist_own;     /* ACL_STREAM_PERSISTENT: its own queue (queue records) */
+    struct oacl_ri_grp *ri_update;      /* update mode: the task group its launches replace */
+    uint32_t ri_update_n;               /* launches issued in update mode so far */
 };
 
 /* Stops the stream's host thread and drops its subscriptions (the stream's
@@ -235,6 +237,11 @@ aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char 
 
 struct oacl_ri;
 struct oacl_ri_stream;
+struct oacl_ri_grp;
+struct oacl_launch;
+/* A launch on a stream in task-update mode (model_ri_group.c): replaces the
+ * next task of the group, in the stream's order. */
+aclError oacl_ri_update_launch(struct oacl_stream *s, const struct oacl_launch *l, const char *fn);
 struct oacl_event;
 /* 107027 when s captures, 107005 when it is an RI-internal stream (the
  * calls of acl-rt-model-ri.md §3.1.9 that refuse both). */

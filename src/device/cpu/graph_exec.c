@@ -52,6 +52,7 @@ struct oacl_graph_rec {
     int32_t pending_slot;          /* >= 0: the next recorded task replaces task pending_slot */
     struct oacl_task **pending;    /* replacements waiting for graph_task_commit */
     struct oacl_task *retired;     /* replaced tasks (->next), kept until the stream goes */
+    bool grp_open;                 /* a task group is open: kernels only */
     struct oacl_graph_rec *next;
 };
 
@@ -160,9 +161,10 @@ void oacl_graph_record(struct oacl_queue *q, struct oacl_task *t)
         r->pending[i] = t;
         return;
     }
-    if (!recordable(t) || r->error) {
-        if (!r->error)
-            r->error = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    bool kernel = t->trace_type == OACL_TT_KERNEL_AIVEC || t->trace_type == OACL_TT_KERNEL_AICORE;
+    if (!recordable(t) || r->error || (r->grp_open && !kernel)) {
+        if (!r->error) /* a non-kernel task inside a task group breaks the capture */
+            r->error = r->grp_open && !kernel ? ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT : ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
         oacl_task_put(t); /* never started: its release drops the payload */
         return;
     }
@@ -199,6 +201,61 @@ void oacl_graph_record(struct oacl_queue *q, struct oacl_task *t)
 }
 
 void oacl_cpu_graph_task_pending(struct oacl_queue *gq, int32_t slot) { gq->rec->pending_slot = slot; }
+
+void oacl_cpu_graph_group(struct oacl_queue *gq, bool open) { gq->rec->grp_open = open; }
+
+/* A stream-ordered patch: installs the staged replacement of one task. */
+struct patch_data {
+    struct oacl_graph_rec *r;
+    uint32_t index;
+    struct oacl_task *t;           /* the replacement (owned until installed) */
+};
+
+static void patch_run(struct oacl_task *t, uint32_t unit)
+{
+    (void)unit;
+    struct patch_data *d = t->data;
+    struct oacl_graph_rec *r = d->r;
+    struct oacl_task *old = r->tasks[d->index];
+    old->next = r->retired; /* a walker of a racing execution may still run it */
+    r->retired = old;
+    r->units[d->index] = d->t->kind == OACL_TASK_UNITS ? d->t->units : 1;
+    __atomic_store_n(&r->tasks[d->index], d->t, __ATOMIC_RELEASE);
+    d->t = NULL;
+}
+
+static void patch_release(struct oacl_task *t)
+{
+    struct patch_data *d = t->data;
+    if (d->t)
+        oacl_task_put(d->t);
+    free(t);
+}
+
+int oacl_cpu_queue_graph_patch(struct oacl_queue *q, struct oacl_queue *gq, uint32_t index, char *err)
+{
+    struct oacl_graph_rec *r = gq->rec;
+    if (!r->pending || index >= r->n || !r->pending[index]) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "no replacement staged for task %u", index);
+        return ACL_ERROR_RT_INTERNAL_ERROR;
+    }
+    struct oacl_task *t = oacl_task_new(sizeof(struct patch_data));
+    if (!t) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for a task update");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    struct patch_data *d = t->data;
+    d->r = r;
+    d->index = index;
+    d->t = r->pending[index];
+    r->pending[index] = NULL;
+    t->kind = OACL_TASK_INLINE;
+    t->run = patch_run;
+    t->release = patch_release;
+    t->dev = q->dev;
+    oacl_exec_submit(q, t);
+    return ACL_SUCCESS;
+}
 
 bool oacl_cpu_graph_task_staged(struct oacl_queue *gq, uint32_t i)
 {
