@@ -33,6 +33,7 @@ enum oacl_htype {
     OACL_H_RI_TASK = 15,    /* aclmdlRITask (model_ri.c) */
     OACL_H_LABEL = 16,      /* aclrtLabel (model_ri_built.c) */
     OACL_H_TASK_GRP = 17,   /* aclrtTaskGrp (model_ri_group.c) */
+    OACL_H_COND = 18,       /* aclmdlRICondHandle (model_ri_cond.c) */
     OACL_H_TYPE_COUNT
 };
 

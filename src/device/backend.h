@@ -202,6 +202,7 @@ enum oacl_graph_ctl_kind {
     OACL_GCTL_SWITCH_INDEX = 3,  /* aclrtSwitchLabelByIndex */
     OACL_GCTL_SWITCH_STREAM = 4, /* aclrtSwitchStream */
     OACL_GCTL_ACTIVE = 5,        /* aclrtActiveStream */
+    OACL_GCTL_COND = 6,          /* aclmdlRIAddCondTask: runs a sub-graph chosen by a device word */
 };
 struct oacl_graph_targets; /* label positions (graph_targets_*) */
 struct oacl_graph_ctl {
@@ -212,6 +213,8 @@ struct oacl_graph_ctl {
     uint32_t max;                /* SWITCH_INDEX: maxValue */
     const struct oacl_graph_targets *targets; /* SWITCH_INDEX (the task holds a reference) */
     struct oacl_queue *stream;   /* SWITCH_STREAM / ACTIVE: the graph stream started */
+    struct oacl_bgraph *const *graphs; /* COND: max branch graphs (cond = IF 0, WHILE 1, SWITCH 2;
+                                          left = the uint64 condition); owned by the caller */
 };
 
 struct oacl_backend_ops {
@@ -557,6 +560,8 @@ struct oacl_backend_ops {
        A patch task in q's order installs the replacement staged for task
        `index` of gq (update by re-capture). */
     void (*graph_group)(struct oacl_queue *gq, bool open);
+    /* At the start of every execution of g, *addr (8 bytes) := value. */
+    int (*graph_init_word)(struct oacl_bgraph *g, void *addr, uint64_t value, char *err);
     int (*queue_graph_patch)(struct oacl_queue *q, struct oacl_queue *gq, uint32_t index, char *err);
 };
 

@@ -58,6 +58,7 @@ static void ri_free(struct oacl_obj *o)
     }
     if (ri->g)
         oacl_backend()->graph_destroy(ri->g, -1);
+    oacl_ri_conds_free(ri); /* sub-RIs and condition words, once no task refers to them */
     for (uint32_t i = 0; i < ri->nevs; i++)
         oacl_obj_put(&ri->evs[i].e->obj);
     free(ri->evs);
@@ -449,6 +450,28 @@ aclError oacl_ri_event_wait(struct oacl_stream *s, struct oacl_event *e, bool *h
 
 /* ---- capture ------------------------------------------------------------------------- */
 
+aclError oacl_ri_capture_into(struct oacl_ri *ri, struct oacl_stream *s, aclmdlRICaptureMode mode, const char *fn)
+{
+    pthread_mutex_lock(&g_lock);
+    struct oacl_ri_stream *rs = NULL;
+    aclError rc = ACL_SUCCESS;
+    if (s->ri_capture)
+        rc = oacl_fail(ACL_ERROR_RT_STREAM_CAPTURED, fn, "stream %p is already capturing", s->handle);
+    else
+        rc = ri_stream_add(ri, &rs, fn);
+    if (rc == ACL_SUCCESS) {
+        ri->state = OACL_RI_CAPTURING;
+        ri->mode = mode;
+        ri->thread = pthread_self();
+        rs->origin = true;
+        attach_locked(s, rs);
+        ri->cap_next = g_active;
+        __atomic_store_n(&g_active, ri, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&g_lock);
+    return rc;
+}
+
 #define CAPTURE_FAMILIES                                                                                              \
     (OACL_SOC_MASK(OACL_SOC_FAMILY_950) | OACL_SOC_MASK(OACL_SOC_FAMILY_A3) | OACL_SOC_MASK(OACL_SOC_FAMILY_A2) |      \
      OACL_SOC_MASK(OACL_SOC_FAMILY_310P))
@@ -497,22 +520,7 @@ OACL_API aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode m
         rc = oacl_ri_create(ctx, &ri, __func__);
     if (rc == ACL_SUCCESS) {
         ri->kind = OACL_RI_CAPTURED;
-        ri->state = OACL_RI_CAPTURING;
-        ri->mode = mode;
-        ri->thread = pthread_self();
-        pthread_mutex_lock(&g_lock);
-        struct oacl_ri_stream *rs = NULL;
-        if (s->ri_capture)
-            rc = oacl_fail(ACL_ERROR_RT_STREAM_CAPTURED, __func__, "stream %p is already capturing", stream);
-        else
-            rc = ri_stream_add(ri, &rs, __func__);
-        if (rc == ACL_SUCCESS) {
-            rs->origin = true;
-            attach_locked(s, rs);
-            ri->cap_next = g_active;
-            __atomic_store_n(&g_active, ri, __ATOMIC_RELEASE);
-        }
-        pthread_mutex_unlock(&g_lock);
+        rc = oacl_ri_capture_into(ri, s, mode, __func__);
         if (rc)
             oacl_obj_retire(&ri->obj);
     }
@@ -660,7 +668,8 @@ OACL_API aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
     struct oacl_ri *drop = NULL, *done = NULL;
     pthread_mutex_lock(&g_lock);
     struct oacl_ri *ri = s->ri_capture;
-    if (!modelRI) {
+    bool sub = ri && ri->kind == OACL_RI_SUB; /* the result pointer is optional then */
+    if (!modelRI && !sub) {
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "modelRI is NULL");
     } else if (!ri) {
         rc = oacl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED, __func__, "stream %p is not capturing", stream);
@@ -675,11 +684,23 @@ OACL_API aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
         drop = ri;
     } else {
         rc = end_checks_locked(ri, __func__);
+        if (rc == ACL_SUCCESS && !oacl_ri_subs_captured(ri))
+            rc = oacl_fail(ACL_ERROR_RT_SUB_ACLGRAPH_IS_CAPTURING, __func__,
+                           "a branch of a conditional task has not finished its capture");
         end_capture_locked(ri);
         if (rc)
             drop = ri;
         else
             done = ri;
+    }
+    if (sub && (drop || done)) { /* a sub-RI stays with its parent; a failed capture may be redone */
+        ri->sub_state = done ? 2 : 0;
+        ri->state = done ? OACL_RI_READY : OACL_RI_CAPTURING;
+        for (struct oacl_ri_stream *rs = done ? NULL : ri->streams; rs; rs = rs->next)
+            oacl_backend()->graph_stream_clear(rs->gq);
+        if (done && modelRI)
+            *modelRI = done->handle;
+        drop = done = NULL;
     }
     pthread_mutex_unlock(&g_lock);
     if (done) {
@@ -695,13 +716,24 @@ OACL_API aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
     }
     if (drop) {
         oacl_obj_retire(&drop->obj);
-        *modelRI = NULL;
-    } else if (rc && modelRI) {
+        if (modelRI)
+            *modelRI = NULL;
+    } else if (rc && modelRI && !sub) {
         *modelRI = NULL;
     }
     oacl_obj_put(&s->obj);
     oacl_obj_put(&ctx->obj);
     return rc;
+}
+
+/* Sub-RIs run only as part of their parent (207000); drops the reference. */
+static aclError refuse_sub(struct oacl_ri *ri, const char *fn)
+{
+    if (ri->kind != OACL_RI_SUB)
+        return ACL_SUCCESS;
+    oacl_obj_put(&ri->obj);
+    return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn, "%s",
+                     "the model running instance is a branch of a conditional task; it runs only with its parent");
 }
 
 /* ---- execution and lifetime ------------------------------------------------------------ */
@@ -716,6 +748,8 @@ OACL_API aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
     struct oacl_ri *ri = NULL;
     rc = oacl_ri_get_ctx(modelRI, true, &ri, __func__);
     if (rc)
+        return rc;
+    if ((rc = refuse_sub(ri, __func__)) != ACL_SUCCESS)
         return rc;
     struct oacl_stream *s = NULL;
     rc = oacl_stream_resolve(ri->ctx, stream, OACL_STREAM_ENQUEUE, &s, __func__);
@@ -806,6 +840,8 @@ OACL_API aclError aclmdlRIAbort(aclmdlRI modelRI)
     aclError rc = oacl_ri_get_ctx(modelRI, false, &ri, __func__);
     if (rc)
         return rc;
+    if ((rc = refuse_sub(ri, __func__)) != ACL_SUCCESS)
+        return rc;
     oacl_backend()->graph_abort(ri->g);
     oacl_obj_put(&ri->obj);
     return ACL_SUCCESS;
@@ -824,6 +860,8 @@ OACL_API aclError aclmdlRIDestroy(aclmdlRI modelRI)
     struct oacl_ri *ri = NULL;
     aclError rc = oacl_ri_get_ctx(modelRI, true, &ri, __func__);
     if (rc)
+        return rc;
+    if ((rc = refuse_sub(ri, __func__)) != ACL_SUCCESS)
         return rc;
     pthread_mutex_lock(&ri->lock);
     enum oacl_ri_state st = ri->state;
@@ -871,6 +909,8 @@ OACL_API aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallbac
     aclError rc = oacl_ri_get(modelRI, false, &ri, __func__);
     if (rc)
         return rc;
+    if ((rc = refuse_sub(ri, __func__)) != ACL_SUCCESS)
+        return rc;
     if (!func) {
         oacl_obj_put(&ri->obj);
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "func is NULL");
@@ -900,6 +940,8 @@ OACL_API aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallb
     struct oacl_ri *ri = NULL;
     aclError rc = oacl_ri_get(modelRI, false, &ri, __func__);
     if (rc)
+        return rc;
+    if ((rc = refuse_sub(ri, __func__)) != ACL_SUCCESS)
         return rc;
     if (!func) {
         oacl_obj_put(&ri->obj);

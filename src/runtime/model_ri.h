@@ -10,7 +10,7 @@
 
 #define OACL_RI_MAX_DEVICES 64u
 
-enum oacl_ri_kind { OACL_RI_CAPTURED = 0, OACL_RI_BUILT = 1 };
+enum oacl_ri_kind { OACL_RI_CAPTURED = 0, OACL_RI_BUILT = 1, OACL_RI_SUB = 2 /* a branch of a conditional task */ };
 
 enum oacl_ri_state {
     OACL_RI_CAPTURING = 0,
@@ -83,7 +83,30 @@ struct oacl_ri {
     uint32_t nevs, evcap;
     struct oacl_ri_stream *end_rs;    /* built RIs: the stream holding the end task */
     struct oacl_ri_grp *grps;         /* task groups (model_ri_group.c) */
+    /* conditional tasks (model_ri_cond.c, g_lock) */
+    struct oacl_ri *parent;           /* sub-RIs: the RI holding the conditional task */
+    uint8_t sub_state;                /* sub-RIs: 0 not captured, 1 capturing, 2 captured */
+    struct oacl_ri **subs;            /* the sub-RIs it owns (+1 each) */
+    uint32_t nsubs;
+    struct oacl_bgraph ***branch_sets;/* the branch arrays its conditional tasks point to */
+    uint32_t nbranch_sets;
+    struct oacl_ri_cond *conds;       /* condition handles it owns */
 };
+
+struct oacl_ri_cond {
+    struct oacl_obj obj;
+    struct oacl_ri *ri;               /* the RI whose capture created it */
+    void *addr;                       /* 8 bytes of device memory */
+    void *handle;
+    bool used;                        /* by a conditional task */
+    struct oacl_ri_cond *next;
+};
+
+/* model_ri_cond.c: everything conditional tasks gave ri (its sub-RIs
+ * recursively, condition handles and their memory), after ri's graph is
+ * gone; whether every sub-RI of ri (recursively) finished its capture. */
+void oacl_ri_conds_free(struct oacl_ri *ri);
+bool oacl_ri_subs_captured(const struct oacl_ri *ri);
 
 struct oacl_ri_grp {
     struct oacl_obj obj;
@@ -107,6 +130,8 @@ aclError oacl_ri_get(aclmdlRI handle, bool null_is_param, struct oacl_ri **out, 
 aclError oacl_ri_get_ctx(aclmdlRI handle, bool null_is_param, struct oacl_ri **out, const char *fn);
 /* 207000 on profiles without the capture family (§1.2). */
 aclError oacl_ri_gate_capture(const char *fn);
+/* Starts the capture of stream into ri (model_ri.c; root or sub-RI). */
+aclError oacl_ri_capture_into(struct oacl_ri *ri, struct oacl_stream *s, aclmdlRICaptureMode mode, const char *fn);
 pthread_mutex_t *oacl_ri_lock(void);
 /* A new RI of ctx (+1, its handle registered). */
 aclError oacl_ri_create(struct oacl_context *ctx, struct oacl_ri **out, const char *fn);

@@ -1,7 +1,6 @@
 /*
  * Model running instances: the parts of acl-rt-model-ri.md that oacl does
- * not implement yet — conditional tasks (§3.3) and device-side task update
- * (aclrtTaskUpdateAsync). Each checks what the API layer
+ * not implement yet: device-side task update (aclrtTaskUpdateAsync). Each checks what the API layer
  * checks (100000) and then refuses with 207000 and a message saying so:
  * never a silent success.
  */
@@ -18,43 +17,7 @@ static aclError not_yet(const char *fn, const char *what)
             return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", #p);                                     \
     } while (0)
 
-#define COND "conditional tasks of captured graphs"
 #define LABELS "device-side task update of built model running instances"
-
-OACL_API aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode)
-{
-    NULL_CHECK(stream);
-    NULL_CHECK(modelRI);
-    (void)mode;
-    return not_yet(__func__, COND);
-}
-
-OACL_API aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag,
-                                           aclmdlRICondHandle *handle)
-{
-    NULL_CHECK(modelRI);
-    NULL_CHECK(handle);
-    (void)defaultLaunchValue;
-    (void)flag;
-    return not_yet(__func__, COND);
-}
-
-OACL_API aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t **ptr)
-{
-    NULL_CHECK(handle);
-    NULL_CHECK(ptr);
-    return not_yet(__func__, COND);
-}
-
-OACL_API aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags)
-{
-    NULL_CHECK(stream);
-    (void)flags;
-    if (params.modelRIArray)
-        for (uint32_t i = 0; i < params.size; i++)
-            params.modelRIArray[i] = NULL;
-    return not_yet(__func__, COND);
-}
 
 OACL_API aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo *info,
                                        aclrtStream execStream)

@@ -161,6 +161,11 @@ OACL_API aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uin
     rc = oacl_ri_get_ctx(modelRI, false, &ri, __func__);
     if (rc)
         return rc;
+    if (ri->kind == OACL_RI_SUB) {
+        oacl_obj_put(&ri->obj);
+        return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __func__, "modelRI %p is a branch of a conditional task",
+                         modelRI);
+    }
     pthread_mutex_lock(oacl_ri_lock());
     void *v[ri->nstreams ? ri->nstreams : 1];
     uint32_t n = 0;
@@ -193,6 +198,9 @@ OACL_API aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask *tas
     pthread_mutex_unlock(oacl_ri_lock());
     if (rc) {
         ;
+    } else if (ri && ri->kind == OACL_RI_SUB) {
+        rc = oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __func__, "stream %p belongs to a branch of a conditional task",
+                       stream);
     } else if (!rs || !rs->tasks) {
         rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__,
                        "stream %p is not a stream of a finished model running instance (aclmdlRIGetStreams)", stream);

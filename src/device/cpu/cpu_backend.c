@@ -497,5 +497,6 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .graph_task_staged = oacl_cpu_graph_task_staged,
     .graph_task_commit = oacl_cpu_graph_task_commit,
     .graph_group = oacl_cpu_graph_group,
+    .graph_init_word = oacl_cpu_graph_init_word,
     .queue_graph_patch = oacl_cpu_queue_graph_patch,
 };

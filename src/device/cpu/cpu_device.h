@@ -411,6 +411,7 @@ void oacl_cpu_graph_task_pending(struct oacl_queue *gq, int32_t slot);
 bool oacl_cpu_graph_task_staged(struct oacl_queue *gq, uint32_t i);
 void oacl_cpu_graph_task_commit(struct oacl_queue *gq, bool install);
 void oacl_cpu_graph_group(struct oacl_queue *gq, bool open);
+int oacl_cpu_graph_init_word(struct oacl_bgraph *g, void *addr, uint64_t value, char *err);
 int oacl_cpu_queue_graph_patch(struct oacl_queue *q, struct oacl_queue *gq, uint32_t index, char *err);
 
 /* ---- small helpers ---- */

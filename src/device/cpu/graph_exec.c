@@ -90,6 +90,11 @@ struct oacl_bgraph {
     char fail_msg[OACL_BACKEND_ERRLEN];
     uint32_t *ev;                  /* private event slots (atomic words) */
     uint32_t ev_used;              /* slots below this one may have been used */
+    struct init_word {
+        uint64_t *addr;
+        uint64_t value;
+    } *inits;                      /* words set at the start of every execution */
+    uint32_t ninits;
 };
 
 struct exec_data {
@@ -203,6 +208,20 @@ void oacl_graph_record(struct oacl_queue *q, struct oacl_task *t)
 void oacl_cpu_graph_task_pending(struct oacl_queue *gq, int32_t slot) { gq->rec->pending_slot = slot; }
 
 void oacl_cpu_graph_group(struct oacl_queue *gq, bool open) { gq->rec->grp_open = open; }
+
+int oacl_cpu_graph_init_word(struct oacl_bgraph *g, void *addr, uint64_t value, char *err)
+{
+    struct init_word *v = realloc(g->inits, (g->ninits + 1) * sizeof(*v));
+    if (!v) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    v[g->ninits].addr = addr;
+    v[g->ninits].value = value;
+    g->inits = v;
+    g->ninits++;
+    return ACL_SUCCESS;
+}
 
 /* A stream-ordered patch: installs the staged replacement of one task. */
 struct patch_data {
@@ -578,6 +597,7 @@ int oacl_cpu_graph_destroy(struct oacl_bgraph *g, int64_t timeout_ns)
     pthread_mutex_destroy(&g->lock);
     pthread_cond_destroy(&g->idle);
     pthread_cond_destroy(&g->lanes_cv);
+    free(g->inits);
     free(g->ev);
     free(g);
     return ACL_SUCCESS;
@@ -674,6 +694,7 @@ static inline struct oacl_task *prepare(struct oacl_graph_rec *r, uint32_t i)
 }
 
 static void start_lane(struct oacl_bgraph *g, struct oacl_graph_rec *r, uint32_t pc);
+static void run_graph(struct oacl_bgraph *g);
 
 static bool is_ctl(const struct oacl_task *t) { return t->release == ctl_release; }
 
@@ -755,6 +776,31 @@ static uint32_t run_ctl(struct oacl_bgraph *g, struct oacl_graph_rec *r, uint32_
         }
         start_lane(g, t, to);
         return UINT32_MAX;
+    }
+    case OACL_GCTL_COND: {
+        const volatile uint64_t *word = c->left;
+        struct oacl_bgraph *sub = NULL;
+        if (c->cond == 1) { /* WHILE: the body changes the value to end the loop */
+            while (*word != 0 && !__atomic_load_n(&g->aborting, __ATOMIC_ACQUIRE)) {
+                run_graph(c->graphs[0]);
+                if (c->graphs[0]->fail) {
+                    set_fail(g, c->graphs[0]->fail, c->graphs[0]->fail_msg);
+                    break;
+                }
+            }
+            return pc + 1;
+        }
+        uint64_t v = *word;
+        if (c->cond == 0)
+            sub = v != 0 ? c->graphs[0] : c->max == 2 ? c->graphs[1] : NULL;
+        else if (v < c->max)
+            sub = c->graphs[v];
+        if (sub) {
+            run_graph(sub);
+            if (sub->fail)
+                set_fail(g, sub->fail, sub->fail_msg);
+        }
+        return pc + 1;
     }
     default: /* labels mark positions only */
         return pc + 1;
@@ -853,6 +899,47 @@ static void start_lane(struct oacl_bgraph *g, struct oacl_graph_rec *r, uint32_t
     oacl_exec_submit(r->driver, t);
 }
 
+/* One pass over g on this thread: the first head stream walked here, the
+ * other head streams as lanes; returns when every lane started has ended
+ * (g->fail holds the first failure). Sub-graphs of conditional tasks run
+ * the same way, nested in the walk of their parent. */
+static void run_graph(struct oacl_bgraph *g)
+{
+    pthread_mutex_lock(&g->lock);
+    g->fail = 0;
+    g->fail_msg[0] = '\0';
+    g->end_reached = false;
+    struct oacl_graph_rec *first = NULL;
+    for (struct oacl_graph_rec *r = g->streams; r; r = r->next) {
+        if (r->head && !first) {
+            first = r;
+            r->running = 1;
+            g->lanes_active++;
+        }
+    }
+    pthread_mutex_unlock(&g->lock);
+    uint32_t used = __atomic_load_n(&g->ev_used, __ATOMIC_RELAXED);
+    if (used)
+        memset(g->ev, 0, used * sizeof(uint32_t));
+    if (g->ninits) {
+        oacl_cpu_gate_enter();
+        for (uint32_t i = 0; i < g->ninits; i++)
+            __atomic_store_n(g->inits[i].addr, g->inits[i].value, __ATOMIC_RELEASE);
+        oacl_cpu_gate_leave();
+    }
+    for (struct oacl_graph_rec *r = g->streams; r; r = r->next)
+        if (r->head && r != first)
+            start_lane(g, r, 0);
+    if (first) {
+        walk(g, first, 0);
+        lane_done(g, first);
+    }
+    pthread_mutex_lock(&g->lock);
+    while (g->lanes_active)
+        pthread_cond_wait(&g->lanes_cv, &g->lock);
+    pthread_mutex_unlock(&g->lock);
+}
+
 /*
  * The execution task is a one-unit task: whichever thread claims the unit —
  * a worker, or the thread synchronising the execution stream, which then
@@ -877,31 +964,9 @@ static void exec_run(struct oacl_task *t, uint32_t unit)
     }
     g->running = t;
     g->aborting = false;
-    g->fail = 0;
-    g->fail_msg[0] = '\0';
-    g->end_reached = false;
-    struct oacl_graph_rec *first = NULL;
-    for (struct oacl_graph_rec *r = g->streams; r; r = r->next) {
-        if (r->head && !first) {
-            first = r;
-            r->running = 1;
-            g->lanes_active++;
-        }
-    }
     pthread_mutex_unlock(&g->lock);
-    uint32_t used = __atomic_load_n(&g->ev_used, __ATOMIC_RELAXED);
-    if (used)
-        memset(g->ev, 0, used * sizeof(uint32_t));
-    for (struct oacl_graph_rec *r = g->streams; r; r = r->next)
-        if (r->head && r != first)
-            start_lane(g, r, 0);
-    if (first) {
-        walk(g, first, 0);
-        lane_done(g, first);
-    }
+    run_graph(g);
     pthread_mutex_lock(&g->lock);
-    while (g->lanes_active)
-        pthread_cond_wait(&g->lanes_cv, &g->lock);
     int fail = g->fail;
     char msg[OACL_BACKEND_ERRLEN];
     snprintf(msg, sizeof(msg), "%s", g->fail_msg);
