@@ -1175,12 +1175,15 @@ static void test_conditional_tasks(void **state)
     aclrtFree(buf);
 }
 
-/* The parts not implemented yet say so (207000), never a silent success. */
-static void test_not_yet_refused(void **state)
+/* aclrtTaskUpdateAsync: argument checks (its refusals: test_model_ri_build.c). */
+static void test_task_update_async_args(void **state)
 {
     (void)state;
     aclrtTaskUpdateInfo info = {.id = ACL_RT_UPDATE_AIC_AIV_TASK};
-    ACL_ERR(aclrtTaskUpdateAsync(g_s, 0, &info, g_x), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "not implemented");
+    ACL_ERR(aclrtTaskUpdateAsync(g_s, 0, &info, g_x), ACL_ERROR_RT_PARAM_INVALID, "funcEntryAddr");
+    info.id = ACL_RT_UPDATE_RANDOM_TASK;
+    ACL_ERR(aclrtTaskUpdateAsync(g_s, 0, &info, g_x), ACL_ERROR_RT_PARAM_INVALID, "srcAddr");
+    ACL_ERR(aclrtTaskUpdateAsync(NULL, 0, &info, g_x), ACL_ERROR_RT_PARAM_INVALID, "taskStream");
     info.id = (aclrtUpdateTaskAttrId)9;
     ACL_ERR(aclrtTaskUpdateAsync(g_s, 0, &info, g_x), ACL_ERROR_RT_PARAM_INVALID, "info->id");
     ACL_ERR(aclrtTaskUpdateAsync(g_s, 0, NULL, g_x), ACL_ERROR_INVALID_PARAM, "info");
@@ -1207,7 +1210,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bad_arguments, each_setup, each_teardown),
         cmocka_unit_test_setup_teardown(test_task_groups, each_setup, each_teardown),
         cmocka_unit_test_setup_teardown(test_conditional_tasks, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_not_yet_refused, each_setup, each_teardown),
+        cmocka_unit_test_setup_teardown(test_task_update_async_args, each_setup, each_teardown),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -131,6 +131,25 @@ static void test_build_and_execute(void **state)
     snprintf(cmd, sizeof(cmd), "python3 -m json.tool %s >/dev/null && grep -q MODEL_END_GRAPH %s", path, path);
     assert_int_equal(system(cmd), 0);
     unlink(path);
+    /* device-side task update: checked, then refused (no function-entry keys in kernel ABI 1) */
+    uint64_t *words = dev_zeroed(64);
+    aclrtTaskUpdateInfo up = {.id = ACL_RT_UPDATE_AIC_AIV_TASK};
+    up.val.aicAivTaskAttr.binHandle = g_bin;
+    up.val.aicAivTaskAttr.funcEntryAddr = words;
+    up.val.aicAivTaskAttr.blockDimAddr = words + 1;
+    ACL_ERR(aclrtTaskUpdateAsync(s1, 0, &up, s1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "function-entry");
+    ACL_ERR(aclrtTaskUpdateAsync(s1, 3, &up, s1), ACL_ERROR_RT_PARAM_INVALID, "not a kernel task");
+    ACL_ERR(aclrtTaskUpdateAsync(s1, 9, &up, s1), ACL_ERROR_RT_PARAM_INVALID, "no task 9");
+    ACL_ERR(aclrtTaskUpdateAsync(s1, 0, &up, x), ACL_ERROR_RT_STREAM_MODEL, "execStream");
+    up.val.aicAivTaskAttr.binHandle = NULL;
+    ACL_ERR(aclrtTaskUpdateAsync(s1, 0, &up, s1), ACL_ERROR_RT_PARAM_INVALID, "binHandle");
+    aclrtTaskUpdateInfo rnd = {.id = ACL_RT_UPDATE_RANDOM_TASK};
+    rnd.val.randomTaskAttr.srcAddr = words;
+    rnd.val.randomTaskAttr.size = sizeof(aclrtRandomNumTaskInfo);
+    ACL_ERR(aclrtTaskUpdateAsync(s1, 0, &rnd, x), ACL_ERROR_RT_PARAM_INVALID, "random-number");
+    ACL_ERR(aclrtTaskUpdateAsync(x, 0, &rnd, x), ACL_ERROR_RT_PARAM_INVALID, "not bound");
+    ACL_ERR(aclrtTaskUpdateAsync(s1, 0, &rnd, s2), ACL_ERROR_RT_PARAM_INVALID, "execStream");
+    aclrtFree(words);
     /* errors */
     ACL_ERR(aclmdlRIExecute(ri, 0), ACL_ERROR_RT_PARAM_INVALID, "timeout");
     ACL_ERR(aclmdlRIExecuteAsync(ri, s1), ACL_ERROR_RT_PARAM_INVALID, "persistent");
