@@ -152,6 +152,7 @@ static aclError ri_stream_add(struct oacl_ri *ri, struct oacl_ri_stream **out, c
     }
     is->ri_owner = ri;
     is->ri_stream = rs;
+    is->ri_internal = true;
     rs->ri = ri;
     rs->internal = is;
     rs->handle = handle;

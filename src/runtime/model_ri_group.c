@@ -109,6 +109,9 @@ OACL_API aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *ha
         oacl_backend()->graph_group(rs->gq, false);
         uint32_t count = 0;
         int err = oacl_backend()->graph_stream_state(rs->gq, &count);
+        for (struct oacl_ri_stream *o = rs->ri->streams; o && !err; o = o->next)
+            if (oacl_backend()->graph_stream_state(o->gq, NULL) != ACL_SUCCESS)
+                err = ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED; /* broken on another stream */
         if (err == ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT)
             rc = oacl_fail(err, __func__, "a task of another kind than a kernel was recorded in the group");
         else if (err || rs->ri->state == OACL_RI_INVALIDATED)

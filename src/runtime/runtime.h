@@ -192,6 +192,7 @@ struct oacl_stream {
     struct oacl_queue *persist_own;     /* ACL_STREAM_PERSISTENT: its own queue (queue records) */
     struct oacl_ri_grp *ri_update;      /* update mode: the task group its launches replace */
     uint32_t ri_update_n;               /* launches issued in update mode so far */
+    bool ri_internal;                   /* an RI's own stream: takes no work (Decision 28) */
 };
 
 /* Stops the stream's host thread and drops its subscriptions (the stream's

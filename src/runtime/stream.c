@@ -139,6 +139,10 @@ aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum 
                          "stream %p belongs to another context (device %d); make its context current", stream,
                          s->ctx->dev->id);
     }
+    if (__builtin_expect(use == OACL_STREAM_ENQUEUE && s->ri_internal, 0)) {
+        oacl_obj_put(o); /* model_ri.c: an RI's own streams only replay */
+        return oacl_fail(ACL_ERROR_RT_STREAM_MODEL, fn, "stream %p belongs to a model running instance", stream);
+    }
     *out = s;
     return use == OACL_STREAM_ENQUEUE ? stopped_check(s, fn) : ACL_SUCCESS;
 }

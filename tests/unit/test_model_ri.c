@@ -570,6 +570,9 @@ static void test_queries(void **state)
     assert_null(streams[1]);
     assert_ptr_not_equal(streams[0], g_s); /* an RI-internal stream */
     ACL_ERR(aclrtDestroyStream(streams[0]), ACL_ERROR_RT_STREAM_MODEL, "model");
+    ACL_ERR(plus(buf, buf, 1, streams[0]), ACL_ERROR_RT_STREAM_MODEL, "model"); /* RI streams take no work */
+    ACL_ERR(aclrtMemsetAsync(buf, 4, 0, 4, streams[0]), ACL_ERROR_RT_STREAM_MODEL, "model");
+    ACL_OK(aclrtSynchronizeStream(streams[0]));
     int32_t sid = -1;
     ACL_OK(aclrtStreamGetId(streams[0], &sid));
     aclmdlRITask tasks[8];
@@ -1038,6 +1041,21 @@ static void test_task_groups(void **state)
     ACL_ERR(aclmdlRICaptureEnd(g_s, &ri), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "invalidated");
     ACL_OK(aclmdlRICaptureGetInfo(g_s, &cs, NULL));
     assert_int_equal(cs, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    /* while a group is open, another stream of the capture may record nothing (107034) */
+    aclrtEvent e;
+    ACL_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+    ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ACL_OK(aclrtRecordEvent(e, g_s));
+    ACL_OK(aclrtStreamWaitEvent(g_x, e)); /* g_x joins */
+    ACL_OK(aclmdlRICaptureTaskGrpBegin(g_s));
+    ACL_OK(plus(buf, buf, 1, g_s));
+    (void)plus(buf, buf, 1, g_x);
+    ACL_OK(aclmdlRICaptureGetInfo(g_s, &cs, NULL));
+    assert_int_equal(cs, ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
+    ACL_ERR(aclmdlRICaptureTaskGrpEnd(g_s, &grp), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "invalidated");
+    ACL_ERR(aclmdlRICaptureEnd(g_s, &ri), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "invalidated");
+    ACL_OK(aclrtSynchronizeStream(g_x));
+    ACL_OK(aclrtDestroyEvent(e));
     ACL_OK(aclrtDestroyStream(u));
     aclrtFree(buf);
 }

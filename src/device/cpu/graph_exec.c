@@ -90,6 +90,7 @@ struct oacl_bgraph {
     char fail_msg[OACL_BACKEND_ERRLEN];
     uint32_t *ev;                  /* private event slots (atomic words) */
     uint32_t ev_used;              /* slots below this one may have been used */
+    uint32_t open_groups;          /* streams with a task group open (recording) */
     struct init_word {
         uint64_t *addr;
         uint64_t value;
@@ -167,9 +168,13 @@ void oacl_graph_record(struct oacl_queue *q, struct oacl_task *t)
         return;
     }
     bool kernel = t->trace_type == OACL_TT_KERNEL_AIVEC || t->trace_type == OACL_TT_KERNEL_AICORE;
-    if (!recordable(t) || r->error || (r->grp_open && !kernel)) {
+    /* while a task group is open in the graph, streams without one take nothing */
+    bool outside = !r->grp_open && r->g && r->g->open_groups;
+    if (!recordable(t) || r->error || (r->grp_open && !kernel) || outside) {
         if (!r->error) /* a non-kernel task inside a task group breaks the capture */
-            r->error = r->grp_open && !kernel ? ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT : ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+            r->error = outside                 ? ACL_ERROR_STREAM_TASK_GROUP_INTR
+                       : r->grp_open && !kernel ? ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT
+                                                : ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
         oacl_task_put(t); /* never started: its release drops the payload */
         return;
     }
@@ -207,7 +212,13 @@ void oacl_graph_record(struct oacl_queue *q, struct oacl_task *t)
 
 void oacl_cpu_graph_task_pending(struct oacl_queue *gq, int32_t slot) { gq->rec->pending_slot = slot; }
 
-void oacl_cpu_graph_group(struct oacl_queue *gq, bool open) { gq->rec->grp_open = open; }
+void oacl_cpu_graph_group(struct oacl_queue *gq, bool open)
+{
+    struct oacl_graph_rec *r = gq->rec;
+    if (r->grp_open != open && r->g)
+        r->g->open_groups += open ? 1 : -1;
+    r->grp_open = open;
+}
 
 int oacl_cpu_graph_init_word(struct oacl_bgraph *g, void *addr, uint64_t value, char *err)
 {
