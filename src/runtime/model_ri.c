@@ -23,6 +23,8 @@
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct oacl_ri *g_active; /* captures in progress (cap_next) */
+static struct oacl_ri *g_all;    /* every live RI (all_next; g_all_lock, taken after g_lock) */
+static pthread_mutex_t g_all_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local aclmdlRICaptureMode t_xmode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
 static uint32_t g_next_id[OACL_RI_MAX_DEVICES]; /* atomic, per device */
 
@@ -36,6 +38,14 @@ static void ri_free(struct oacl_obj *o)
 {
     struct oacl_ri *ri = (struct oacl_ri *)o;
     oacl_ri_groups_free(ri);
+    pthread_mutex_lock(&g_all_lock);
+    for (struct oacl_ri **l = &g_all; *l; l = &(*l)->all_next) {
+        if (*l == ri) {
+            *l = ri->all_next;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&g_all_lock);
     pthread_mutex_lock(&g_lock);
     while (ri->kind == OACL_RI_BUILT && ri->streams) /* bound user streams stay, unbound and empty */
         oacl_ri_unbind_locked(ri, ri->streams);
@@ -122,6 +132,10 @@ aclError oacl_ri_create(struct oacl_context *ctx, struct oacl_ri **out, const ch
     }
     uint32_t d = (uint32_t)ctx->dev->id % OACL_RI_MAX_DEVICES;
     ri->id = __atomic_fetch_add(&g_next_id[d], 1, __ATOMIC_RELAXED);
+    pthread_mutex_lock(&g_all_lock); /* callers may hold g_lock */
+    ri->all_next = g_all;
+    g_all = ri;
+    pthread_mutex_unlock(&g_all_lock);
     *out = ri;
     return ACL_SUCCESS;
 }
@@ -856,6 +870,22 @@ static int cb_cmp(const void *a, const void *b)
 
 #define DESTROY_WAIT_NS (10ll * 1000000000ll)
 
+/* The destroy callbacks, once, in ascending function address order. */
+static void run_callbacks(struct oacl_ri *ri)
+{
+    pthread_mutex_lock(&ri->lock);
+    uint32_t n = ri->ncbs;
+    struct oacl_ri_cb *cbs = ri->cbs;
+    ri->cbs = NULL;
+    ri->ncbs = 0;
+    pthread_mutex_unlock(&ri->lock);
+    if (n)
+        qsort(cbs, n, sizeof(*cbs), cb_cmp);
+    for (uint32_t i = 0; i < n; i++)
+        cbs[i].fn(cbs[i].ud);
+    free(cbs);
+}
+
 OACL_API aclError aclmdlRIDestroy(aclmdlRI modelRI)
 {
     struct oacl_ri *ri = NULL;
@@ -889,19 +919,40 @@ OACL_API aclError aclmdlRIDestroy(aclmdlRI modelRI)
         oacl_obj_put(&ri->obj);
         return oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, __func__, "modelRI %p was destroyed concurrently", modelRI);
     }
-    pthread_mutex_lock(&ri->lock);
-    uint32_t n = ri->ncbs;
-    struct oacl_ri_cb *cbs = ri->cbs;
-    ri->cbs = NULL;
-    ri->ncbs = 0;
-    pthread_mutex_unlock(&ri->lock);
-    if (n)
-        qsort(cbs, n, sizeof(*cbs), cb_cmp);
-    for (uint32_t i = 0; i < n; i++)
-        cbs[i].fn(cbs[i].ud);
-    free(cbs);
+    run_callbacks(ri);
     oacl_obj_put(&ri->obj);
     return ACL_SUCCESS;
+}
+
+void oacl_ri_context_teardown(struct oacl_context *ctx)
+{
+    for (;;) {
+        pthread_mutex_lock(&g_lock);
+        pthread_mutex_lock(&g_all_lock);
+        struct oacl_ri *ri = g_all;
+        while (ri && (ri->ctx != ctx || ri->kind == OACL_RI_SUB || ri->dying ||
+                      __atomic_load_n(&ri->obj.refs, __ATOMIC_ACQUIRE) == 0)) /* being freed */
+            ri = ri->all_next;
+        if (ri) {
+            ri->dying = true;
+            oacl_obj_ref(&ri->obj);
+        }
+        pthread_mutex_unlock(&g_all_lock);
+        if (ri) {
+            if (ri->state == OACL_RI_CAPTURING || ri->state == OACL_RI_INVALIDATED)
+                end_capture_locked(ri); /* a capture in progress is abandoned */
+        }
+        pthread_mutex_unlock(&g_lock);
+        if (!ri)
+            return;
+        while (oacl_backend()->graph_busy(ri->g)) { /* no limit at teardown (Decision 24) */
+            struct timespec ts = {0, 100000};
+            nanosleep(&ts, NULL);
+        }
+        if (oacl_obj_retire(&ri->obj))
+            run_callbacks(ri);
+        oacl_obj_put(&ri->obj);
+    }
 }
 
 OACL_API aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void *userData)

@@ -91,6 +91,8 @@ struct oacl_ri {
     struct oacl_bgraph ***branch_sets;/* the branch arrays its conditional tasks point to */
     uint32_t nbranch_sets;
     struct oacl_ri_cond *conds;       /* condition handles it owns */
+    struct oacl_ri *all_next;         /* every live RI (g_lock) */
+    bool dying;                       /* its context is being torn down */
 };
 
 struct oacl_ri_cond {

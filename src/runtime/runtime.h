@@ -270,6 +270,9 @@ aclError oacl_ri_event_record(struct oacl_stream *s, struct oacl_event *e, bool 
 aclError oacl_ri_event_wait(struct oacl_stream *s, struct oacl_event *e, bool *handled, const char *fn);
 /* 107028 when e was recorded in an active capture (event sync/query). */
 aclError oacl_ri_event_check(struct oacl_event *e, const char *fn);
+/* Context teardown: destroys the context's RIs (waiting for their
+ * executions, running their destroy callbacks; model_ri.c). */
+void oacl_ri_context_teardown(struct oacl_context *ctx);
 /* ACL_STREAM_PERSISTENT (model_ri_built.c): the new stream's queue becomes a
  * recording queue; release gives its own queue back before destruction. */
 aclError oacl_ri_persistent_init(void *handle, const char *fn);

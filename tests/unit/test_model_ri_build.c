@@ -318,12 +318,48 @@ static void test_stream_control(void **state)
     aclrtFree(ops);
 }
 
+/* Resetting the device destroys its RIs: executions finish, callbacks run. */
+static int g_cb;
+static void cb_one(void *ud) { g_cb += (int)(intptr_t)ud; }
+static void cb_ten(void *ud) { g_cb += 10 * (int)(intptr_t)ud; }
+
+static void test_reset_destroys(void **state)
+{
+    (void)state;
+    void *a = dev_zeroed(N * 4);
+    aclrtStream s, p = persistent();
+    ACL_OK(aclrtCreateStream(&s));
+    aclmdlRI cap = NULL, built = NULL;
+    ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ACL_OK(plus(a, 1, s));
+    ACL_OK(aclmdlRICaptureEnd(s, &cap));
+    ACL_OK(aclmdlRIDestroyRegisterCallback(cap, cb_one, (void *)1));
+    ACL_OK(aclmdlRIBuildBegin(&built, 0));
+    ACL_OK(aclmdlRIBindStream(built, p, HEAD));
+    ACL_OK(aclmdlRIEndTask(built, p));
+    ACL_OK(aclmdlRIBuildEnd(built, NULL));
+    ACL_OK(aclmdlRIDestroyRegisterCallback(built, cb_ten, (void *)1));
+    /* an abandoned capture goes too */
+    aclrtStream t;
+    ACL_OK(aclrtCreateStream(&t));
+    ACL_OK(aclmdlRICaptureBegin(t, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ACL_OK(plus(a, 1, t));
+    g_cb = 0;
+    ACL_OK(aclmdlRIExecuteAsync(cap, s));
+    ACL_OK(aclrtResetDeviceForce(0));
+    assert_int_equal(g_cb, 11);
+    ACL_OK(aclrtSetDevice(0));
+    ACL_ERR(aclmdlRIDestroy(cap), ACL_ERROR_RT_INVALID_HANDLE, "modelRI");
+    ACL_ERR(aclmdlRIDestroy(built), ACL_ERROR_RT_INVALID_HANDLE, "modelRI");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_and_execute),
         cmocka_unit_test(test_label_loop),
         cmocka_unit_test(test_stream_control),
+        cmocka_unit_test(test_reset_destroys), /* last: resets the device */
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
