@@ -82,7 +82,7 @@ aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kerne
     if (rc)
         return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, fn);
+    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_LAUNCH, &s, fn);
     if (rc == ACL_SUCCESS) {
         if (bin_dev && bin_dev != ctx->dev) { /* the handle is invalid there (7 C3) */
             rc = oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, fn, "kernel '%s' was loaded for device %d, not device %d",

@@ -47,6 +47,7 @@ struct oacl_ri_stream {
     uint32_t last_record_count;       /* task count right after the newest private record */
     uint32_t last_record_slot;
     struct oacl_ri_grp *grp_open;     /* the task group open on it */
+    int grp_error;                    /* a task-group rule broken while it was open */
     struct oacl_ri_stream *next;      /* newest first */
 };
 

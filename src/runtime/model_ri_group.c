@@ -109,6 +109,9 @@ OACL_API aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *ha
         oacl_backend()->graph_group(rs->gq, false);
         uint32_t count = 0;
         int err = oacl_backend()->graph_stream_state(rs->gq, &count);
+        if (rs->grp_error)
+            err = rs->grp_error;
+        rs->grp_error = 0;
         for (struct oacl_ri_stream *o = rs->ri->streams; o && !err; o = o->next)
             if (oacl_backend()->graph_stream_state(o->gq, NULL) != ACL_SUCCESS)
                 err = ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED; /* broken on another stream */
@@ -209,6 +212,25 @@ OACL_API aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
     if (g)
         oacl_obj_put(&g->obj);
     oacl_obj_put(&s->obj);
+    return rc;
+}
+
+aclError oacl_ri_enqueue_check(struct oacl_stream *s, const char *fn)
+{
+    aclError rc = ACL_SUCCESS;
+    pthread_mutex_lock(oacl_ri_lock());
+    if (s->ri_update) {
+        rc = oacl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, fn,
+                       "stream %p is in task-update mode: only kernel launches may be enqueued", s->handle);
+    } else if (s->ri_capture && s->ri_stream && s->ri_stream->grp_open) {
+        struct oacl_ri_stream *rs = s->ri_stream;
+        rs->grp_error = ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
+        if (rs->ri->state == OACL_RI_CAPTURING)
+            rs->ri->state = OACL_RI_INVALIDATED; /* the capture is broken */
+        rc = oacl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, fn,
+                       "a task group is open on stream %p: only kernel launches may be recorded", s->handle);
+    }
+    pthread_mutex_unlock(oacl_ri_lock());
     return rc;
 }
 

@@ -208,6 +208,7 @@ enum oacl_stream_use {
     OACL_STREAM_QUERY = 0,   /* any live stream (synchronise, query) */
     OACL_STREAM_ENQUEUE = 1, /* a stream of ctx that accepts work */
     OACL_STREAM_OWN = 2,     /* a stream of ctx (destroy, configure) */
+    OACL_STREAM_LAUNCH = 3,  /* ENQUEUE of a kernel launch (what task groups and task update accept) */
 };
 
 /*
@@ -273,6 +274,9 @@ aclError oacl_ri_event_check(struct oacl_event *e, const char *fn);
 /* Context teardown: destroys the context's RIs (waiting for their
  * executions, running their destroy callbacks; model_ri.c). */
 void oacl_ri_context_teardown(struct oacl_context *ctx);
+/* A non-kernel enqueue on s while s is in task-update mode or has a task
+ * group open in its capture: 507009 (the capture is broken). */
+aclError oacl_ri_enqueue_check(struct oacl_stream *s, const char *fn);
 /* ACL_STREAM_PERSISTENT (model_ri_built.c): the new stream's queue becomes a
  * recording queue; release gives its own queue back before destruction. */
 aclError oacl_ri_persistent_init(void *handle, const char *fn);

@@ -122,7 +122,7 @@ aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum 
         struct oacl_stream *ds = ctx->default_stream;
         oacl_obj_ref(&ds->obj);
         *out = ds;
-        return use == OACL_STREAM_ENQUEUE ? stopped_check(ds, fn) : ACL_SUCCESS;
+        return use == OACL_STREAM_ENQUEUE || use == OACL_STREAM_LAUNCH ? stopped_check(ds, fn) : ACL_SUCCESS;
     }
     enum oacl_htype type;
     struct oacl_obj *o = oacl_handle_get_any(stream, &type);
@@ -139,12 +139,20 @@ aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum 
                          "stream %p belongs to another context (device %d); make its context current", stream,
                          s->ctx->dev->id);
     }
-    if (__builtin_expect(use == OACL_STREAM_ENQUEUE && s->ri_internal, 0)) {
+    bool enqueue = use == OACL_STREAM_ENQUEUE || use == OACL_STREAM_LAUNCH;
+    if (__builtin_expect(enqueue && s->ri_internal, 0)) {
         oacl_obj_put(o); /* model_ri.c: an RI's own streams only replay */
         return oacl_fail(ACL_ERROR_RT_STREAM_MODEL, fn, "stream %p belongs to a model running instance", stream);
     }
+    if (__builtin_expect(use == OACL_STREAM_ENQUEUE && (s->ri_update || s->ri_capture), 0)) {
+        aclError rc = oacl_ri_enqueue_check(s, fn); /* kernels only: task groups, task update */
+        if (rc) {
+            oacl_obj_put(o);
+            return rc;
+        }
+    }
     *out = s;
-    return use == OACL_STREAM_ENQUEUE ? stopped_check(s, fn) : ACL_SUCCESS;
+    return enqueue ? stopped_check(s, fn) : ACL_SUCCESS;
 }
 
 /* Takes s out of its context's list of live streams (ctx lock held). */

@@ -1011,6 +1011,7 @@ static void test_task_groups(void **state)
     ACL_OK(plus(buf, buf, 10, u));
     ACL_OK(plus(buf, buf, 10, u));
     ACL_ERR(plus(buf, buf, 10, u), ACL_ERROR_RT_INTERNAL_ERROR, "only 2");
+    ACL_ERR(aclrtMemsetAsync(buf, 4, 0, 4, u), ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "update mode");
     ACL_OK(aclmdlRICaptureTaskUpdateEnd(u));
     ACL_OK(aclmdlRIExecuteAsync(ri, u));
     ACL_OK(aclrtSynchronizeStream(u));
@@ -1032,7 +1033,7 @@ static void test_task_groups(void **state)
     /* a non-kernel task inside a group breaks the capture */
     ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
     ACL_OK(aclmdlRICaptureTaskGrpBegin(g_s));
-    (void)aclrtMemsetAsync(buf, N * 4, 0, N * 4, g_s);
+    ACL_ERR(aclrtMemsetAsync(buf, N * 4, 0, N * 4, g_s), ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "task group");
     aclmdlRICaptureStatus cs;
     ACL_OK(aclmdlRICaptureGetInfo(g_s, &cs, NULL));
     assert_int_equal(cs, ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
