@@ -203,6 +203,8 @@ enum oacl_graph_ctl_kind {
     OACL_GCTL_SWITCH_STREAM = 4, /* aclrtSwitchStream */
     OACL_GCTL_ACTIVE = 5,        /* aclrtActiveStream */
     OACL_GCTL_COND = 6,          /* aclmdlRIAddCondTask: runs a sub-graph chosen by a device word */
+    OACL_GCTL_EXT_RECORD = 7,    /* ACL_EVENT_RECORD_EXTERNAL: records `event` at each execution */
+    OACL_GCTL_EXT_WAIT = 8,      /* ACL_EVENT_WAIT_EXTERNAL: waits for `event`'s newest record */
 };
 struct oacl_graph_targets; /* label positions (graph_targets_*) */
 struct oacl_graph_ctl {
@@ -215,6 +217,7 @@ struct oacl_graph_ctl {
     struct oacl_queue *stream;   /* SWITCH_STREAM / ACTIVE: the graph stream started */
     struct oacl_bgraph *const *graphs; /* COND: max branch graphs (cond = IF 0, WHILE 1, SWITCH 2;
                                           left = the uint64 condition); owned by the caller */
+    struct oacl_bevent *event;   /* EXT_*: the user's event (the caller keeps it alive); max = a tag */
 };
 
 struct oacl_backend_ops {

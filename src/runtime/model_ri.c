@@ -463,6 +463,35 @@ aclError oacl_ri_event_wait(struct oacl_stream *s, struct oacl_event *e, bool *h
     return rc;
 }
 
+aclError oacl_ri_event_external(aclrtStream stream, struct oacl_event *e, bool wait, const char *fn)
+{
+    struct oacl_stream *s = NULL;
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_ENQUEUE, &s, fn);
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&g_lock);
+    struct oacl_ri *ri = s->ri_capture;
+    if (!ri) {
+        rc = oacl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED, fn,
+                       "the stream is not being captured: EXTERNAL records and waits exist only in graph capture");
+    } else {
+        struct oacl_ri_event *v = event_slot_locked(ri, e); /* keeps the event alive for the task */
+        struct oacl_graph_ctl c = {.kind = wait ? OACL_GCTL_EXT_WAIT : OACL_GCTL_EXT_RECORD,
+                                   .event = e->be, .max = v ? v->slot : 0};
+        char err[OACL_BACKEND_ERRLEN] = "";
+        int brc = v ? oacl_backend()->graph_ctl(s->ri_stream->gq, &c, err) : ACL_ERROR_RT_MEMORY_ALLOCATION;
+        if (brc) {
+            invalidate_locked(ri);
+            rc = oacl_fail(brc, fn, "%s", v ? err : "out of memory");
+        } else {
+            v->external = true;
+        }
+    }
+    pthread_mutex_unlock(&g_lock);
+    oacl_obj_put(&s->obj);
+    return rc;
+}
+
 /* ---- capture ------------------------------------------------------------------------- */
 
 aclError oacl_ri_capture_into(struct oacl_ri *ri, struct oacl_stream *s, aclmdlRICaptureMode mode, const char *fn)

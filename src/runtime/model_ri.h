@@ -55,6 +55,7 @@ struct oacl_ri_event {
     struct oacl_event *e;             /* +1 reference */
     uint32_t slot;
     bool recorded, waited, waited_by_origin;
+    bool external;                    /* used by EXTERNAL records/waits (the user's event) */
 };
 
 struct oacl_ri_cb {

@@ -92,6 +92,12 @@ static const char *ctl_name(uint32_t ctl)
         return "STREAM_LABEL_SWITCH_BY_INDEX";
     case OACL_GCTL_SWITCH_STREAM:
         return "STREAM_SWITCH";
+    case OACL_GCTL_EXT_RECORD:
+        return "EVENT_RECORD";
+    case OACL_GCTL_EXT_WAIT:
+        return "EVENT_WAIT";
+    case OACL_GCTL_COND:
+        return "CONDITION_OP";
     default:
         return "STREAM_ACTIVE";
     }
@@ -300,10 +306,12 @@ OACL_API aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams *p
         case ACL_MODEL_RI_TASK_EVENT_RECORD:
             params->eventRecordTaskParams.event = slot_event(t->ri, info.slot, &flags);
             params->eventRecordTaskParams.eventFlag = flags;
+            params->eventRecordTaskParams.recordFlag = info.ctl == OACL_GCTL_EXT_RECORD; /* EXTERNAL */
             break;
         case ACL_MODEL_RI_TASK_EVENT_WAIT:
             params->eventWaitTaskParams.event = slot_event(t->ri, info.slot, &flags);
             params->eventWaitTaskParams.eventFlag = flags;
+            params->eventWaitTaskParams.waitFlag = info.ctl == OACL_GCTL_EXT_WAIT;
             break;
         case ACL_MODEL_RI_TASK_VALUE_WRITE:
             params->valueWriteTaskParams.devAddr = n->addr;

@@ -271,6 +271,9 @@ aclError oacl_ri_event_record(struct oacl_stream *s, struct oacl_event *e, bool 
 aclError oacl_ri_event_wait(struct oacl_stream *s, struct oacl_event *e, bool *handled, const char *fn);
 /* 107028 when e was recorded in an active capture (event sync/query). */
 aclError oacl_ri_event_check(struct oacl_event *e, const char *fn);
+/* ACL_EVENT_RECORD_EXTERNAL / ACL_EVENT_WAIT_EXTERNAL on a stream (107029
+ * unless it captures): recorded as a task acting on the user's event. */
+aclError oacl_ri_event_external(aclrtStream stream, struct oacl_event *e, bool wait, const char *fn);
 /* Context teardown: destroys the context's RIs (waiting for their
  * executions, running their destroy callbacks; model_ri.c). */
 void oacl_ri_context_teardown(struct oacl_context *ctx);

@@ -1194,6 +1194,72 @@ static void test_conditional_tasks(void **state)
     aclrtFree(buf);
 }
 
+/* EXTERNAL records and waits act on the user's event at every execution. */
+static void test_external_events(void **state)
+{
+    (void)state;
+    void *a = dev_zeroed(N * 4), *out = dev_zeroed(N * 4), *c = dev_zeroed(N * 4), *out2 = dev_zeroed(N * 4);
+    aclrtEvent e, e2;
+    ACL_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+    ACL_OK(aclrtCreateEventExWithFlag(&e2, ACL_EVENT_SYNC));
+    ACL_ERR(aclrtRecordEventWithFlag(e, g_s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_STREAM_NOT_CAPTURED, "capture");
+    aclmdlRI ri = NULL;
+    ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ACL_OK(aclrtStreamWaitEventWithFlag(g_s, e2, 0, ACL_EVENT_WAIT_EXTERNAL));
+    ACL_OK(plus(c, out2, 0, g_s)); /* out2 = c, after e2's newest record */
+    ACL_OK(plus(a, a, 1, g_s));
+    ACL_OK(aclrtRecordEventWithFlag(e, g_s, ACL_EVENT_RECORD_EXTERNAL));
+    ACL_OK(aclmdlRICaptureEnd(g_s, &ri));
+    aclrtStream rs;
+    uint32_t n = 1;
+    ACL_OK(aclmdlRIGetStreams(ri, &rs, &n));
+    aclmdlRITask tasks[4];
+    n = 4;
+    ACL_OK(aclmdlRIGetTasksByStream(rs, tasks, &n));
+    aclmdlRITaskParams p;
+    ACL_OK(aclmdlRITaskGetParams(tasks[3], &p));
+    assert_int_equal(p.type, ACL_MODEL_RI_TASK_EVENT_RECORD);
+    assert_ptr_equal(p.eventRecordTaskParams.event, e);
+    assert_int_equal(p.eventRecordTaskParams.recordFlag, 1);
+    ACL_OK(aclmdlRITaskGetParams(tasks[0], &p));
+    assert_int_equal(p.type, ACL_MODEL_RI_TASK_EVENT_WAIT);
+    assert_int_equal(p.eventWaitTaskParams.waitFlag, 1);
+    struct test_buf gate;
+    test_buf_alloc(&gate, 4096);
+    memset(gate.host, 0, 8);
+    aclrtStream y, z;
+    ACL_OK(aclrtCreateStream(&y));
+    ACL_OK(aclrtCreateStream(&z));
+    for (uint32_t r = 1; r <= 3; r++) {
+        /* outside work the graph waits for: held by a gate, then c = r */
+        ACL_OK(aclrtValueWait(gate.dev, r, ACL_STREAM_WAIT_VALUE_GEQ, z));
+        ACL_OK(plus(c, c, 1, z));
+        ACL_OK(aclrtRecordEvent(e2, z));
+        ACL_OK(aclmdlRIExecuteAsync(ri, g_x));
+        __atomic_store_n((uint64_t *)gate.host, r, __ATOMIC_RELEASE);
+        ACL_OK(aclrtSynchronizeStream(g_x));
+        expect_all(out2, r); /* the graph waited for z's work */
+        /* the graph recorded the user's event: outside streams can wait for it */
+        aclrtEventRecordedStatus st;
+        ACL_OK(aclrtQueryEventStatus(e, &st));
+        assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+        ACL_OK(aclrtStreamWaitEvent(y, e));
+        ACL_OK(plus(a, out, 0, y));
+        ACL_OK(aclrtSynchronizeStream(y));
+        expect_all(out, r);
+    }
+    ACL_OK(aclmdlRIDestroy(ri));
+    ACL_OK(aclrtDestroyEvent(e)); /* the graph held it until now */
+    ACL_OK(aclrtDestroyEvent(e2));
+    ACL_OK(aclrtDestroyStream(y));
+    ACL_OK(aclrtDestroyStream(z));
+    test_buf_free(&gate);
+    aclrtFree(a);
+    aclrtFree(out);
+    aclrtFree(c);
+    aclrtFree(out2);
+}
+
 /* aclrtTaskUpdateAsync: argument checks (its refusals: test_model_ri_build.c). */
 static void test_task_update_async_args(void **state)
 {
@@ -1229,6 +1295,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bad_arguments, each_setup, each_teardown),
         cmocka_unit_test_setup_teardown(test_task_groups, each_setup, each_teardown),
         cmocka_unit_test_setup_teardown(test_conditional_tasks, each_setup, each_teardown),
+        cmocka_unit_test_setup_teardown(test_external_events, each_setup, each_teardown),
         cmocka_unit_test_setup_teardown(test_task_update_async_args, each_setup, each_teardown),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

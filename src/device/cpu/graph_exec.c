@@ -546,7 +546,9 @@ int oacl_cpu_graph_ctl(struct oacl_queue *gq, const struct oacl_graph_ctl *c, ch
     t->kind = OACL_TASK_INLINE; /* never queued: the lane evaluates it */
     t->release = ctl_release;
     t->dev = gq->dev;
-    t->trace_type = OACL_TT_OTHER;
+    t->trace_type = c->kind == OACL_GCTL_EXT_RECORD ? OACL_TT_EVENT_RECORD
+                    : c->kind == OACL_GCTL_EXT_WAIT ? OACL_TT_EVENT_WAIT
+                                                    : OACL_TT_OTHER;
     oacl_graph_record(gq, t);
     return r->error;
 }
@@ -574,8 +576,12 @@ void oacl_cpu_graph_task_info(struct oacl_queue *gq, uint32_t i, struct oacl_gra
     }
     if (t->release == ev_task_release)
         out->slot = ((struct ev_task *)t->data)->slot;
-    if (t->release == ctl_release)
-        out->ctl = ((struct ctl_task *)t->data)->c.kind;
+    if (t->release == ctl_release) {
+        const struct oacl_graph_ctl *c = &((struct ctl_task *)t->data)->c;
+        out->ctl = c->kind;
+        if (c->kind == OACL_GCTL_EXT_RECORD || c->kind == OACL_GCTL_EXT_WAIT)
+            out->slot = c->max;
+    }
 }
 
 void oacl_cpu_graph_task_disable(struct oacl_queue *gq, uint32_t i, bool disabled)
@@ -787,6 +793,23 @@ static uint32_t run_ctl(struct oacl_bgraph *g, struct oacl_graph_rec *r, uint32_
         }
         start_lane(g, t, to);
         return UINT32_MAX;
+    }
+    case OACL_GCTL_EXT_RECORD:
+    case OACL_GCTL_EXT_WAIT: {
+        /* an eager record/wait on the user's event, queued on the lane now */
+        char err[OACL_BACKEND_ERRLEN] = "";
+        bool queued = false;
+        int brc = c->kind == OACL_GCTL_EXT_RECORD ? oacl_cpu_event_record(r->lane, c->event, err)
+                                                  : oacl_cpu_event_wait(r->lane, c->event, 0, &queued, err);
+        if (brc) {
+            set_fail(g, brc, err);
+            return UINT32_MAX;
+        }
+        oacl_exec_wait(r->lane, oacl_exec_submitted(r->lane), -1);
+        int f = oacl_exec_take_fault(r->lane, err, sizeof(err));
+        if (f)
+            set_fail(g, f, err);
+        return pc + 1;
     }
     case OACL_GCTL_COND: {
         const volatile uint64_t *word = c->left;
