@@ -1194,6 +1194,57 @@ static void test_conditional_tasks(void **state)
     aclrtFree(buf);
 }
 
+/* A failing task stops its execution at the next task boundary; the stream
+ * reports it once; the RI runs again once its input is fixed. */
+static void test_execution_failure(void **state)
+{
+    (void)state;
+    aclrtBinHandle faults;
+    aclrtFuncHandle trap;
+    test_load("rt_faults", "trap_kernel", &faults, &trap);
+    void *buf = dev_zeroed(N * 4), *out = dev_zeroed(64);
+    uint32_t bad = 0;
+    const void *v[] = {&out, &bad};
+    const size_t sz[] = {8, 4};
+    aclmdlRI ri = NULL;
+    ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    ACL_OK(test_launch(trap, 1, g_s, 2, v, sz)); /* block 0 traps */
+    ACL_OK(plus(buf, buf, 1, g_s));
+    ACL_OK(aclmdlRICaptureEnd(g_s, &ri));
+    ACL_OK(aclmdlRIExecuteAsync(ri, g_x));
+    ACL_ERR(aclrtSynchronizeStream(g_x), ACL_ERROR_RT_AICORE_EXCEPTION, "trap");
+    ACL_OK(aclrtSynchronizeStream(g_x)); /* reported once */
+    expect_all(buf, 0);                  /* the task after the failure did not run */
+    /* fixed input: no block is bad any more */
+    aclrtStream rs;
+    uint32_t n = 1;
+    ACL_OK(aclmdlRIGetStreams(ri, &rs, &n));
+    aclmdlRITask tasks[2];
+    n = 2;
+    ACL_OK(aclmdlRIGetTasksByStream(rs, tasks, &n));
+    aclmdlRITaskParams p;
+    ACL_OK(aclmdlRITaskGetParams(tasks[0], &p));
+    uint8_t blob[64];
+    memcpy(blob, p.kernelTaskParams.args, p.kernelTaskParams.argsSize);
+    bad = 7;
+    memcpy(blob + 8, &bad, 4);
+    p.kernelTaskParams.args = blob;
+    p.kernelTaskParams.isHostArgs = 1;
+    p.kernelTaskParams.funcHandle = trap;
+    ACL_OK(aclmdlRITaskSetParams(tasks[0], &p));
+    ACL_OK(aclmdlRIUpdate(ri));
+    ACL_OK(aclmdlRIExecuteAsync(ri, g_x));
+    ACL_OK(aclrtSynchronizeStream(g_x));
+    expect_all(buf, 1);
+    uint32_t mark = 0;
+    ACL_OK(aclrtMemcpy(&mark, 4, out, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(mark, 1);
+    ACL_OK(aclmdlRIDestroy(ri));
+    ACL_OK(aclrtBinaryUnLoad(faults));
+    aclrtFree(buf);
+    aclrtFree(out);
+}
+
 /* EXTERNAL records and waits act on the user's event at every execution. */
 static void test_external_events(void **state)
 {
@@ -1296,6 +1347,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_task_groups, each_setup, each_teardown),
         cmocka_unit_test_setup_teardown(test_conditional_tasks, each_setup, each_teardown),
         cmocka_unit_test_setup_teardown(test_external_events, each_setup, each_teardown),
+        cmocka_unit_test_setup_teardown(test_execution_failure, each_setup, each_teardown),
         cmocka_unit_test_setup_teardown(test_task_update_async_args, each_setup, each_teardown),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -659,8 +659,8 @@ static void set_fail(struct oacl_bgraph *g, int code, const char *text)
 {
     pthread_mutex_lock(&g->lock);
     if (!g->fail) {
-        g->fail = code;
         snprintf(g->fail_msg, sizeof(g->fail_msg), "%s", text);
+        __atomic_store_n(&g->fail, code, __ATOMIC_RELEASE); /* lanes poll it without the lock */
     }
     pthread_mutex_unlock(&g->lock);
 }
@@ -848,7 +848,9 @@ static void walk(struct oacl_bgraph *g, struct oacl_graph_rec *r, uint32_t pc)
 {
     uint32_t i = pc;
     while (i < r->n) {
-        if (__atomic_load_n(&g->aborting, __ATOMIC_ACQUIRE) || oacl_exec_stopped(r->lane))
+        /* a failure stops the whole execution at task boundaries (Decision 14) */
+        if (__atomic_load_n(&g->aborting, __ATOMIC_ACQUIRE) || __atomic_load_n(&g->fail, __ATOMIC_ACQUIRE) ||
+            oacl_exec_stopped(r->lane))
             return;
         struct oacl_task *x = r->tasks[i];
         if (r->disabled[i]) {
@@ -940,7 +942,7 @@ static void start_lane(struct oacl_bgraph *g, struct oacl_graph_rec *r, uint32_t
 static void run_graph(struct oacl_bgraph *g)
 {
     pthread_mutex_lock(&g->lock);
-    g->fail = 0;
+    __atomic_store_n(&g->fail, 0, __ATOMIC_RELAXED);
     g->fail_msg[0] = '\0';
     g->end_reached = false;
     struct oacl_graph_rec *first = NULL;
