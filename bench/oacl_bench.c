@@ -58,6 +58,7 @@ void m_reduce(void); /* bench_reduce.c */
 void m_pool_alloc(void); /* bench_memory.c */
 void m_copy_2d(void); /* bench_memory.c */
 void m_profile_overhead(void); /* bench_profile.c */
+void m_graph_replay(void);     /* bench_graph.c */
 
 const struct bench_metric bench_metrics[] = {
     {"launch_sync_empty", m_launch_sync_empty},
@@ -74,12 +75,14 @@ const struct bench_metric bench_metrics[] = {
     {"pool_alloc", m_pool_alloc},
     {"copy_2d", m_copy_2d},
     {"profile_overhead", m_profile_overhead},
+    {"graph_replay", m_graph_replay},
     {NULL, NULL},
 };
 
 /* ======================================================================
  * main
  * ====================================================================== */
+
 
 int main(int argc, char **argv)
 {

@@ -29,6 +29,11 @@ enum oacl_htype {
     OACL_H_MBUF = 11,     /* aclrtAllocBuf (mbuf.c) */
     OACL_H_CNT_NOTIFY = 12, /* aclrtCntNotify (cnt_notify.c) */
     OACL_H_BIN_DESC = 13,   /* aclrtBinary: aclrtCreateBinary's descriptor (binary_load.c) */
+    OACL_H_MODEL_RI = 14,   /* aclmdlRI (model_ri.c) */
+    OACL_H_RI_TASK = 15,    /* aclmdlRITask (model_ri.c) */
+    OACL_H_LABEL = 16,      /* aclrtLabel (model_ri_built.c) */
+    OACL_H_TASK_GRP = 17,   /* aclrtTaskGrp (model_ri_group.c) */
+    OACL_H_COND = 18,       /* aclmdlRICondHandle (model_ri_cond.c) */
     OACL_H_TYPE_COUNT
 };
 

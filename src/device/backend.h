@@ -28,6 +28,7 @@ struct oacl_bnotify; /* a notify */
 struct oacl_bshare;  /* device memory made shareable with other processes */
 struct oacl_dump_plan; /* a kernel launch selected for a data dump (common/dump.h) */
 struct oacl_bcntnotify; /* a counting notify */
+struct oacl_bgraph;     /* a task graph: recorded task lists replayed as one task (graph_exec.c) */
 
 /*
  * Failure policy shared by the queues of one context. With stop_on_failure
@@ -192,6 +193,40 @@ struct oacl_indirect_copy {
 
 /* dev_alloc flag in `align` (see there). */
 #define OACL_DEV_ALLOC_TAIL ((size_t)1 << (sizeof(size_t) * 8 - 1))
+/* What a task recorded into a graph stream was (task graphs). */
+struct oacl_graph_task_info {
+    uint8_t trace_type;                  /* enum oacl_task_type (common/trace.h) */
+    const char *kernel_name;             /* kernels, else NULL */
+    uint32_t num_blocks;                 /* kernels */
+    const void *args;                    /* kernels: the recorded argument blob */
+    uint32_t slot;                       /* graph-private events: the event slot */
+    uint32_t ctl;                        /* control tasks: enum oacl_graph_ctl_kind, else 0 */
+};
+
+/* Control tasks of built graphs, evaluated when their stream reaches them. */
+enum oacl_graph_ctl_kind {
+    OACL_GCTL_END = 1,           /* aclmdlRIEndTask */
+    OACL_GCTL_LABEL = 2,         /* aclrtSetLabel: a position marker */
+    OACL_GCTL_SWITCH_INDEX = 3,  /* aclrtSwitchLabelByIndex */
+    OACL_GCTL_SWITCH_STREAM = 4, /* aclrtSwitchStream */
+    OACL_GCTL_ACTIVE = 5,        /* aclrtActiveStream */
+    OACL_GCTL_COND = 6,          /* aclmdlRIAddCondTask: runs a sub-graph chosen by a device word */
+    OACL_GCTL_EXT_RECORD = 7,    /* ACL_EVENT_RECORD_EXTERNAL: records `event` at each execution */
+    OACL_GCTL_EXT_WAIT = 8,      /* ACL_EVENT_WAIT_EXTERNAL: waits for `event`'s newest record */
+};
+struct oacl_graph_targets; /* label positions (graph_targets_*) */
+struct oacl_graph_ctl {
+    enum oacl_graph_ctl_kind kind;
+    const void *left, *right;    /* SWITCH_STREAM operands; SWITCH_INDEX: left = the uint32 index */
+    uint32_t cond;               /* aclrtCondition */
+    bool is64;                   /* operands are int64 (else int32) */
+    uint32_t max;                /* SWITCH_INDEX: maxValue */
+    const struct oacl_graph_targets *targets; /* SWITCH_INDEX (the task holds a reference) */
+    struct oacl_queue *stream;   /* SWITCH_STREAM / ACTIVE: the graph stream started */
+    struct oacl_bgraph *const *graphs; /* COND: max branch graphs (cond = IF 0, WHILE 1, SWITCH 2;
+                                          left = the uint64 condition); owned by the caller */
+    struct oacl_bevent *event;   /* EXT_*: the user's event (the caller keeps it alive); max = a tag */
+};
 
 struct oacl_backend_ops {
     const char *name;
@@ -500,6 +535,64 @@ struct oacl_backend_ops {
     int (*queue_stop)(struct oacl_queue *q, int64_t timeout_ns);
     int (*queue_abort)(struct oacl_queue *q, int64_t timeout_ns);
     bool (*queue_stopped)(struct oacl_queue *q);
+
+    /* ---- task graphs (acl-rt-model-ri.md; cpu: graph_exec.c) ---- */
+    /* A graph of dev whose replays fail into `group`. */
+    int (*graph_create)(struct oacl_bdev *dev, struct oacl_fail_group *group, struct oacl_bgraph **out, char *err);
+    /* Waits for its executions (timeout_ns < 0: no limit; 0 or
+       ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) and frees it with its streams. */
+    int (*graph_destroy)(struct oacl_bgraph *g, int64_t timeout_ns);
+    /* A new graph stream: a queue that records every task enqueued on it
+       (in order) instead of running it; all of g's streams start together
+       at each execution. */
+    int (*graph_stream)(struct oacl_bgraph *g, struct oacl_queue **out, char *err);
+    /* Tasks recorded on a graph stream; 0 or the code of the first task
+       that could not be recorded (nothing replayable). */
+    int (*graph_stream_state)(struct oacl_queue *gq, uint32_t *count);
+    void (*graph_task_info)(struct oacl_queue *gq, uint32_t i, struct oacl_graph_task_info *out);
+    /* Skips recorded task i at every execution (or runs it again). */
+    void (*graph_task_disable)(struct oacl_queue *gq, uint32_t i, bool disabled);
+    /* Records a graph-private event record/wait (slots are cleared at the
+       start of every execution; a wait passes once its slot was recorded). */
+    int (*graph_event_op)(struct oacl_queue *gq, uint32_t slot, bool wait, char *err);
+    /* One execution of g as one task of q. */
+    int (*graph_exec)(struct oacl_queue *q, struct oacl_bgraph *g, char *err);
+    /* Stops g's running execution at task boundaries and drops queued ones;
+       each affected execution fails with ACL_ERROR_RT_MODEL_ABORT_NORMAL. */
+    void (*graph_abort)(struct oacl_bgraph *g);
+    /* True while an execution of g is queued or running. */
+    bool (*graph_busy)(struct oacl_bgraph *g);
+    /* Graph streams outside any graph (persistent streams): bound to g
+       (NULL: unbound) as a head stream or one started by control tasks;
+       clear drops its recorded tasks (no execution in flight); free
+       releases an unbound one. */
+    int (*graph_stream_new)(struct oacl_bdev *dev, struct oacl_fail_group *group, struct oacl_queue **out, char *err);
+    void (*graph_stream_bind)(struct oacl_queue *gq, struct oacl_bgraph *g, bool head);
+    void (*graph_stream_clear)(struct oacl_queue *gq);
+    void (*graph_stream_free)(struct oacl_queue *gq);
+    /* Records a control task on gq. */
+    int (*graph_ctl)(struct oacl_queue *gq, const struct oacl_graph_ctl *c, char *err);
+    /* Label positions: n slots, set one by one; drop marks them dead for
+       the switches still holding them (their executions fail). */
+    struct oacl_graph_targets *(*graph_targets_new)(uint32_t n);
+    void (*graph_targets_set)(struct oacl_graph_targets *tg, uint32_t i, struct oacl_queue *gq, uint32_t pos);
+    void (*graph_targets_drop)(struct oacl_graph_targets *tg);
+    /* Task replacement (aclmdlRITaskSetParams): with a slot >= 0, the next
+       task enqueued on gq is staged as the replacement of task `slot`
+       instead of being appended (-1 ends that); staged tells whether one is
+       waiting; commit installs every staged replacement (install false:
+       drops them). The replaced tasks stay allocated until gq goes. */
+    void (*graph_task_pending)(struct oacl_queue *gq, int32_t slot);
+    bool (*graph_task_staged)(struct oacl_queue *gq, uint32_t i);
+    void (*graph_task_commit)(struct oacl_queue *gq, bool install);
+    /* Task groups: while open, only kernels may be recorded on gq (another
+       task breaks the recording with ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT).
+       A patch task in q's order installs the replacement staged for task
+       `index` of gq (update by re-capture). */
+    void (*graph_group)(struct oacl_queue *gq, bool open);
+    /* At the start of every execution of g, *addr (8 bytes) := value. */
+    int (*graph_init_word)(struct oacl_bgraph *g, void *addr, uint64_t value, char *err);
+    int (*queue_graph_patch)(struct oacl_queue *q, struct oacl_queue *gq, uint32_t index, char *err);
 };
 
 /*

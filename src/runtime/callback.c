@@ -34,6 +34,8 @@ struct item {
     struct oacl_stream *stream;
     struct subscriber *sub;    /* NULL: the stream's own host thread */
     struct item *next;
+    bool keep;                 /* recorded in a task graph: runs at every replay, freed by
+                                  its drop (holds a stream reference) */
 };
 
 /* Items handed to one thread. */
@@ -114,9 +116,13 @@ static struct item *inbox_pop_locked(struct inbox *b, int32_t timeout_ms, bool *
 
 static void finish(struct item *it)
 {
-    if (it->token)
-        oacl_backend()->host_step_done(it->token);
-    free(it);
+    void *token = it->token;
+    bool keep = it->keep; /* a kept item may arrive again once the step is done */
+    it->token = NULL;
+    if (token)
+        oacl_backend()->host_step_done(token);
+    if (!keep)
+        free(it);
 }
 
 /* ---- the stream's own host thread ------------------------------------------ */
@@ -180,8 +186,12 @@ static void item_arrive(void *arg, void *token)
             return;
         }
         inbox_push_locked(&it->sub->box, it);
-    } else {
+    } else if (s->host_thread) {
         inbox_push_locked(&s->host_thread->box, it);
+    } else { /* a replay after the stream's thread went away */
+        pthread_mutex_unlock(&g_lock);
+        finish(it);
+        return;
     }
     pthread_mutex_unlock(&g_lock);
 }
@@ -205,7 +215,13 @@ static void item_arrive_noblock(void *arg, void *token)
     }
 }
 
-static void item_drop(void *arg) { free(arg); }
+static void item_drop(void *arg)
+{
+    struct item *it = arg;
+    if (it->keep)
+        oacl_obj_put(&it->stream->obj);
+    free(it);
+}
 
 /* Removes it from inbox b if it is still there (lock held). */
 static bool inbox_unlink_locked(struct inbox *b, struct item *it)
@@ -397,11 +413,20 @@ OACL_API aclError aclrtProcessHostFunc(int32_t timeout) { return process(timeout
 static aclError enqueue(struct oacl_stream *s, struct item *it, bool block, const char *fn)
 {
     char err[OACL_BACKEND_ERRLEN] = "";
+    if (s->ri_capture) {
+        /* Recorded: the item serves every replay (a replay waits for the
+           callback, so an item is never in an inbox twice). */
+        it->keep = true;
+        block = true;
+        oacl_obj_ref(&s->obj);
+    }
     /* A no-block callback has finished its step once it arrives: there is
        nothing to cancel then. */
     int rc = oacl_backend()->queue_host_step(s->queue, block ? item_arrive : item_arrive_noblock, item_drop,
                                              block ? item_cancel : NULL, it, err);
     if (rc) {
+        if (it->keep)
+            oacl_obj_put(&s->obj);
         free(it);
         return oacl_fail(rc, fn, "%s", err);
     }

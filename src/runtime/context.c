@@ -66,6 +66,7 @@ void oacl_context_teardown(struct oacl_context *ctx)
     __atomic_store_n(&ctx->dead, true, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&ctx->lock);
     oacl_obj_retire(&ctx->obj);
+    oacl_ri_context_teardown(ctx); /* model running instances go first: they own streams */
     for (;;) {
         pthread_mutex_lock(&ctx->lock);
         struct oacl_stream *s = ctx->streams;

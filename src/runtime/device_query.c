@@ -418,6 +418,8 @@ static aclError sync_device(int64_t timeout_ns, const char *fn)
     if (rc)
         return rc;
     rc = oacl_ctl_device_check(ctx->dev, fn); /* 107022 during a device task abort */
+    if (rc == ACL_SUCCESS)
+        rc = oacl_ri_ctx_check(ctx, fn); /* 107027 while a stream captures */
     if (rc) {
         oacl_obj_put(&ctx->obj);
         return rc;

@@ -189,7 +189,10 @@ aclError oacl_event_record(aclrtEvent event, aclrtStream stream, const char *fn)
         return rc;
     /* counts as ACL_EVENT_RECORD_DEFAULT (aclrtRecordEventWithFlag) */
     rc = oacl_event_fix_flag(&e->record_flag, OACL_EVENT_FLAG_DEFAULT, "record", fn);
-    if (rc == ACL_SUCCESS) {
+    bool recorded = false; /* by a capture (model_ri.c) */
+    if (rc == ACL_SUCCESS)
+        rc = oacl_ri_event_record(s, e, &recorded, fn);
+    if (rc == ACL_SUCCESS && !recorded) {
         char err[OACL_BACKEND_ERRLEN] = "";
         int brc = oacl_backend()->event_record(s->queue, e->be, err);
         if (brc)
@@ -209,7 +212,10 @@ OACL_API aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
     aclError rc = event_and_stream(event, stream, &e, &s, __func__);
     if (rc)
         return rc;
-    if (e->kind != EVENT_FLAGGED || !(e->flags & ACL_EVENT_SYNC)) {
+    if (s->ri_capture) {
+        rc = oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __func__,
+                       "events cannot be reset inside a capture (only ACL_EVENT_EXTERNAL events could be)");
+    } else if (e->kind != EVENT_FLAGGED || !(e->flags & ACL_EVENT_SYNC)) {
         rc = oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __func__,
                        "only events from aclrtCreateEventWithFlag with ACL_EVENT_SYNC can be reset");
     } else {
@@ -256,6 +262,10 @@ aclError oacl_event_wait_check(struct oacl_event *e, const char *fn)
 
 aclError oacl_event_wait_enqueue(struct oacl_stream *s, struct oacl_event *e, uint64_t timeout_ns, const char *fn)
 {
+    bool captured = false; /* recorded by a capture (model_ri.c) */
+    aclError rc = oacl_ri_event_wait(s, e, &captured, fn);
+    if (rc || captured)
+        return rc;
     char err[OACL_BACKEND_ERRLEN] = "";
     bool queued;
     int brc = oacl_backend()->event_wait(s->queue, e->be, timeout_ns, &queued, err);
@@ -272,6 +282,11 @@ OACL_API aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStat
     aclError rc = oacl_event_get(event, &e, __func__);
     if (rc)
         return rc;
+    rc = oacl_ri_event_check(e, __func__); /* 107028 */
+    if (rc) {
+        oacl_obj_put(&e->obj);
+        return rc;
+    }
     struct oacl_event_state st;
     oacl_backend()->event_query(e->be, &st);
     bool complete = st.recorded ? st.complete : e->kind == EVENT_EX;
@@ -292,6 +307,8 @@ static aclError sync_event(aclrtEvent event, int64_t timeout_ns, const char *fn)
     if (rc)
         return rc;
     rc = oacl_ctl_device_check(e->dev, fn); /* 107022 during a device task abort */
+    if (rc == ACL_SUCCESS)
+        rc = oacl_ri_event_check(e, fn); /* 107028: recorded in a capture in progress */
     if (rc) {
         oacl_obj_put(&e->obj);
         return rc;
@@ -343,6 +360,11 @@ static aclError event_time(aclrtEvent event, uint64_t *ns, const char *fn)
     aclError rc = oacl_event_get(event, &e, fn);
     if (rc)
         return rc;
+    rc = oacl_ri_event_check(e, fn); /* 107028 */
+    if (rc) {
+        oacl_obj_put(&e->obj);
+        return rc;
+    }
     struct oacl_event_state st;
     oacl_backend()->event_query(e->be, &st);
     if (e->ipc)

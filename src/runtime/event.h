@@ -25,6 +25,7 @@ struct oacl_event {
     uint32_t id;                     /* aclrtGetEventId: lowest free id of its device at creation */
     uint8_t record_flag;             /* atomic: enum oacl_event_flag fixed by the first record */
     uint8_t wait_flag;               /* atomic: ... by the first stream wait */
+    struct oacl_ri *ri_capture;      /* model_ri.c (its lock): the active capture that recorded it last */
 };
 
 /* Record/wait flag of an event, fixed by its first record / wait. */

@@ -132,21 +132,6 @@ static aclError stream_live(aclrtStream stream, const char *fn)
     return ACL_SUCCESS;
 }
 
-/*
- * The tail of an EXTERNAL record or wait once the event passed its checks:
- * context, stream ownership, and then capture, which does not exist yet.
- */
-static aclError external_tail(aclrtStream stream, const char *fn)
-{
-    struct oacl_stream *s = NULL;
-    aclError rc = oacl_stream_arg(stream, OACL_STREAM_OWN, &s, fn);
-    if (rc)
-        return rc;
-    oacl_obj_put(&s->obj);
-    return oacl_fail(ACL_ERROR_RT_STREAM_NOT_CAPTURED, fn,
-                     "the stream is not being captured: EXTERNAL records and waits exist only in graph capture");
-}
-
 OACL_API aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag)
 {
     if (!event)
@@ -166,8 +151,10 @@ OACL_API aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream,
                        "EXTERNAL records need an event from aclrtCreateEventExWithFlag(ACL_EVENT_SYNC)");
     if (rc == ACL_SUCCESS)
         rc = oacl_event_fix_flag(&e->record_flag, OACL_EVENT_FLAG_EXTERNAL, "record", __func__);
+    if (rc == ACL_SUCCESS)
+        rc = oacl_ri_event_external(stream, e, false, __func__); /* model_ri.c: capture only */
     oacl_obj_put(&e->obj);
-    return rc ? rc : external_tail(stream, __func__);
+    return rc;
 }
 
 /* A DEFAULT stream wait with a timeout (ns, 0 = none), in CANN's check
@@ -238,8 +225,10 @@ OACL_API aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent ev
                        "EXTERNAL waits need an event from aclrtCreateEventExWithFlag(ACL_EVENT_SYNC)");
     if (rc == ACL_SUCCESS)
         rc = oacl_event_fix_flag(&e->wait_flag, OACL_EVENT_FLAG_EXTERNAL, "wait", __func__);
+    if (rc == ACL_SUCCESS)
+        rc = oacl_ri_event_external(stream, e, true, __func__); /* model_ri.c: capture only */
     oacl_obj_put(&e->obj);
-    return rc ? rc : external_tail(stream, __func__);
+    return rc;
 }
 
 /* ---- queries ------------------------------------------------------------------------- */

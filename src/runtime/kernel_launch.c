@@ -82,7 +82,7 @@ aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kerne
     if (rc)
         return rc;
     struct oacl_stream *s = NULL;
-    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_ENQUEUE, &s, fn);
+    rc = oacl_stream_resolve(ctx, stream, OACL_STREAM_LAUNCH, &s, fn);
     if (rc == ACL_SUCCESS) {
         if (bin_dev && bin_dev != ctx->dev) { /* the handle is invalid there (7 C3) */
             rc = oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, fn, "kernel '%s' was loaded for device %d, not device %d",
@@ -109,10 +109,21 @@ aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kerne
                 .fault_func = c->func ? c->func->obj.handle : NULL,
             };
             char err[OACL_BACKEND_ERRLEN] = "";
-            int brc = oacl_backend()->queue_launch(s->queue, &l, err);
-            if (brc) {
+            int brc = 0;
+            if (__builtin_expect(s->ri_update != NULL, 0)) { /* aclmdlRICaptureTaskUpdateBegin */
+                oacl_dump_plan_free(l.dump); /* a replacement task is not dumped */
+                l.dump = NULL;
+                rc = oacl_ri_update_launch(s, &l, fn);
+            } else
+                brc = oacl_backend()->queue_launch(s->queue, &l, err);
+            if (rc) {
+                oacl_dump_plan_free(l.dump);
+            } else if (brc) {
                 oacl_dump_plan_free(l.dump);
                 rc = oacl_fail(brc, fn, "%s", err);
+            } else if (__builtin_expect(s->ri_capture != NULL, 0)) {
+                oacl_ri_note(s, &(struct oacl_ri_note){.args_size = args_size, .timeout_ns = c->timeout_ns,
+                                                       .data_dump = c->data_dump});
             }
         }
         oacl_obj_put(&s->obj);

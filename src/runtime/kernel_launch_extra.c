@@ -23,7 +23,7 @@
 static aclError stream_check(const struct oacl_function *f, aclrtStream stream, const char *fn)
 {
     struct oacl_stream *s = NULL;
-    aclError rc = oacl_stream_arg(stream, OACL_STREAM_ENQUEUE, &s, fn);
+    aclError rc = oacl_stream_arg(stream, OACL_STREAM_LAUNCH, &s, fn); /* a launch follows */
     if (rc)
         return rc;
     if (f->bin->dev && f->bin->dev != s->ctx->dev)

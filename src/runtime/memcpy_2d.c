@@ -118,6 +118,8 @@ OACL_API aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_
     const struct oacl_copy_2d c = {dst, dpitch, src, spitch, width, height};
     struct oacl_copy_sides sides;
     rc = check_operands(&c, kind, false, ctx, &sides, __func__);
+    if (rc == ACL_SUCCESS)
+        rc = oacl_ri_unsafe_check(ctx, __func__); /* capture modes (107030) */
     if (rc == ACL_SUCCESS) {
         /* As aclrtMemcpy: sees the work queued earlier on the default
            stream (without consuming its errors), then copies here. */

@@ -480,6 +480,8 @@ static aclError memcpy_sync(void *dst, size_t destMax, const void *src, size_t c
     rc = oacl_copy_check_reach(ctx, &sides, fn);
     if (rc == ACL_SUCCESS)
         rc = oacl_ctl_device_check(ctx->dev, fn); /* refused during a device task abort */
+    if (rc == ACL_SUCCESS)
+        rc = oacl_ri_unsafe_check(ctx, fn); /* capture modes (107030) */
     if (rc == ACL_SUCCESS && dst != src) {
         /* A synchronous copy sees the effects of the work queued earlier on
            the device's default stream (without consuming its errors). */
@@ -559,6 +561,11 @@ OACL_API aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size
     rc = oacl_ctx_current(&ctx, __func__);
     if (rc)
         return rc;
+    rc = oacl_ri_unsafe_check(ctx, __func__); /* capture modes (107030) */
+    if (rc) {
+        oacl_obj_put(&ctx->obj);
+        return rc;
+    }
     oacl_backend()->queue_wait(ctx->default_stream->queue, -1);
     oacl_backend()->host_write_begin(); /* never while the memory moves (IPC export) */
     memset(devPtr, (uint8_t)value, count); /* only the low byte counts */

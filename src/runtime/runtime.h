@@ -188,6 +188,17 @@ struct oacl_stream {
     /* stream_ctl.c, atomic: aclrtStreamAbort in progress; DESTROY_PRE told */
     uint32_t aborting;
     uint32_t destroy_told;
+    /* Task graphs (model_ri.c), under the RI lock: the RI this stream
+       captures into (its queue is then the RI stream's recording queue,
+       own_queue its own), or the RI owning this RI-internal stream. */
+    struct oacl_ri *ri_capture;
+    struct oacl_ri_stream *ri_stream;
+    struct oacl_queue *own_queue;
+    struct oacl_ri *ri_owner;
+    struct oacl_queue *persist_own;     /* ACL_STREAM_PERSISTENT: its own queue (queue records) */
+    struct oacl_ri_grp *ri_update;      /* update mode: the task group its launches replace */
+    uint32_t ri_update_n;               /* launches issued in update mode so far */
+    bool ri_internal;                   /* an RI's own stream: takes no work (Decision 28) */
 };
 
 /* Stops the stream's host thread and drops its subscriptions (the stream's
@@ -203,6 +214,7 @@ enum oacl_stream_use {
     OACL_STREAM_QUERY = 0,   /* any live stream (synchronise, query) */
     OACL_STREAM_ENQUEUE = 1, /* a stream of ctx that accepts work */
     OACL_STREAM_OWN = 2,     /* a stream of ctx (destroy, configure) */
+    OACL_STREAM_LAUNCH = 3,  /* ENQUEUE of a kernel launch (what task groups and task update accept) */
 };
 
 /*
@@ -228,6 +240,56 @@ bool oacl_stream_release_async(struct oacl_stream *s);
 void oacl_stream_reap(struct oacl_context *ctx, bool wait);
 /* Waits for the stream and turns a task failure into the return code. */
 aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char *fn);
+
+/* ---- task graphs (model_ri.c) ------------------------------------------------ */
+
+struct oacl_ri;
+struct oacl_ri_stream;
+struct oacl_ri_grp;
+struct oacl_launch;
+/* A launch on a stream in task-update mode (model_ri_group.c): replaces the
+ * next task of the group, in the stream's order. */
+aclError oacl_ri_update_launch(struct oacl_stream *s, const struct oacl_launch *l, const char *fn);
+struct oacl_event;
+/* 107027 when s captures, 107005 when it is an RI-internal stream (the
+ * calls of acl-rt-model-ri.md §3.1.9 that refuse both). */
+aclError oacl_ri_stream_check(struct oacl_stream *s, const char *fn);
+/* An unsafe synchronous call (aclrtMemcpy, aclrtMemset, ...) by the calling
+ * thread in ctx: 107030 when a capture mode forbids it (§3.1.8). */
+aclError oacl_ri_unsafe_check(struct oacl_context *ctx, const char *fn);
+/* 107027 while a stream of ctx captures (aclrtSynchronizeDevice). */
+aclError oacl_ri_ctx_check(struct oacl_context *ctx, const char *fn);
+/* What the API layer knows of the task it just recorded on capturing
+ * stream s (kernels: blob size; value write/wait: word, value, flag). */
+struct oacl_ri_note {
+    size_t args_size;
+    uint64_t timeout_ns;
+    bool data_dump;
+    void *addr;
+    uint64_t value;
+    uint32_t flag;
+};
+void oacl_ri_note(struct oacl_stream *s, const struct oacl_ri_note *n);
+/* Event record / wait where a capture is involved (s captures, or e was
+ * recorded in an active capture): *handled false leaves it to the eager
+ * path. */
+aclError oacl_ri_event_record(struct oacl_stream *s, struct oacl_event *e, bool *handled, const char *fn);
+aclError oacl_ri_event_wait(struct oacl_stream *s, struct oacl_event *e, bool *handled, const char *fn);
+/* 107028 when e was recorded in an active capture (event sync/query). */
+aclError oacl_ri_event_check(struct oacl_event *e, const char *fn);
+/* ACL_EVENT_RECORD_EXTERNAL / ACL_EVENT_WAIT_EXTERNAL on a stream (107029
+ * unless it captures): recorded as a task acting on the user's event. */
+aclError oacl_ri_event_external(aclrtStream stream, struct oacl_event *e, bool wait, const char *fn);
+/* Context teardown: destroys the context's RIs (waiting for their
+ * executions, running their destroy callbacks; model_ri.c). */
+void oacl_ri_context_teardown(struct oacl_context *ctx);
+/* A non-kernel enqueue on s while s is in task-update mode or has a task
+ * group open in its capture: 507009 (the capture is broken). */
+aclError oacl_ri_enqueue_check(struct oacl_stream *s, const char *fn);
+/* ACL_STREAM_PERSISTENT (model_ri_built.c): the new stream's queue becomes a
+ * recording queue; release gives its own queue back before destruction. */
+aclError oacl_ri_persistent_init(void *handle, const char *fn);
+void oacl_ri_persistent_release(struct oacl_stream *s);
 
 /* ---- memory pools (mem_pool.c) --------------------------------------------------- */
 

@@ -12,6 +12,7 @@ static void stream_destroy(struct oacl_obj *o)
 {
     struct oacl_stream *s = (struct oacl_stream *)o;
     /* Last reference: nothing can queue work on it any more. */
+    oacl_ri_persistent_release(s); /* a persistent stream's own queue comes back */
     oacl_backend()->queue_destroy(s->queue);
     oacl_stream_host_release(s);
     __atomic_sub_fetch(&s->ctx->dev->streams, 1, __ATOMIC_RELAXED);
@@ -131,7 +132,7 @@ aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum 
         struct oacl_stream *ds = ctx->default_stream;
         oacl_obj_ref(&ds->obj);
         *out = ds;
-        return use == OACL_STREAM_ENQUEUE ? stopped_check(ds, fn) : ACL_SUCCESS;
+        return use == OACL_STREAM_ENQUEUE || use == OACL_STREAM_LAUNCH ? stopped_check(ds, fn) : ACL_SUCCESS;
     }
     enum oacl_htype type;
     struct oacl_obj *o = oacl_handle_get_any(stream, &type);
@@ -148,8 +149,20 @@ aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum 
                          "stream %p belongs to another context (device %d); make its context current", stream,
                          s->ctx->dev->id);
     }
+    bool enqueue = use == OACL_STREAM_ENQUEUE || use == OACL_STREAM_LAUNCH;
+    if (__builtin_expect(enqueue && s->ri_internal, 0)) {
+        oacl_obj_put(o); /* model_ri.c: an RI's own streams only replay */
+        return oacl_fail(ACL_ERROR_RT_STREAM_MODEL, fn, "stream %p belongs to a model running instance", stream);
+    }
+    if (__builtin_expect(use == OACL_STREAM_ENQUEUE && (s->ri_update || s->ri_capture), 0)) {
+        aclError rc = oacl_ri_enqueue_check(s, fn); /* kernels only: task groups, task update */
+        if (rc) {
+            oacl_obj_put(o);
+            return rc;
+        }
+    }
     *out = s;
-    return use == OACL_STREAM_ENQUEUE ? stopped_check(s, fn) : ACL_SUCCESS;
+    return enqueue ? stopped_check(s, fn) : ACL_SUCCESS;
 }
 
 /* Takes s out of its context's list of live streams (ctx lock held). */
@@ -239,6 +252,8 @@ aclError oacl_stream_sync(struct oacl_stream *s, int64_t timeout_ns, const char 
     aclError ctl = oacl_ctl_stream_check(s, fn);
     if (ctl)
         return ctl;
+    if (__builtin_expect(s->ri_capture != NULL, 0)) /* model_ri.c: 107027 */
+        return oacl_ri_stream_check(s, fn);
     char err[OACL_BACKEND_ERRLEN] = "";
     int rc = oacl_backend()->queue_sync(s->queue, timeout_ns, err);
     oacl_mem_pool_on_sync(s->ctx->dev); /* pools' release threshold */
@@ -287,6 +302,8 @@ static aclError destroy_stream(aclrtStream stream, bool force, const char *fn)
         if (s->is_default)
             rc = oacl_fail(ACL_ERROR_INVALID_PARAM, fn, "stream %p is a default stream, which cannot be destroyed",
                            stream);
+        else if ((rc = oacl_ri_stream_check(s, fn)) != ACL_SUCCESS) /* capturing, or an RI's own stream */
+            ;
         else if (!(force ? oacl_stream_release_async(s) : oacl_stream_teardown(s)))
             rc = oacl_fail(ACL_ERROR_RT_INVALID_HANDLE, fn, "stream %p was destroyed concurrently", stream);
         oacl_obj_put(&s->obj);
@@ -319,13 +336,13 @@ OACL_API aclError aclrtSynchronizeStream(aclrtStream stream)
 /* ---- stream configuration and queries ------------------------------------- */
 
 #define STREAM_FLAGS_STORED (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_HUGE)
-#define STREAM_FLAGS_REFUSED (ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
+#define STREAM_FLAGS_REFUSED (ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
 
 static aclError create_configured(aclrtStream *stream, uint32_t priority, uint64_t flag, const char *fn)
 {
     if (flag & STREAM_FLAGS_REFUSED)
         return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, fn,
-                         "flag 0x%llx: persistent, CPU-scheduled and device-only streams are not supported",
+                         "flag 0x%llx: CPU-scheduled and device-only streams are not supported",
                          (unsigned long long)flag);
     struct oacl_context *ctx = NULL;
     aclError rc = oacl_ctx_current(&ctx, fn);
@@ -335,6 +352,16 @@ static aclError create_configured(aclrtStream *stream, uint32_t priority, uint64
     /* Priorities are stored (0 highest .. 7); undefined flag bits are dropped. */
     rc = oacl_stream_create(ctx, false, priority > 7 ? 7 : priority, (uint32_t)(flag & STREAM_FLAGS_STORED), NULL,
                             &handle, fn);
+    if (rc == ACL_SUCCESS && (flag & ACL_STREAM_PERSISTENT)) {
+        rc = oacl_ri_persistent_init(handle, fn); /* model_ri_built.c: records, never runs */
+        if (rc) {
+            struct oacl_obj *o = oacl_handle_get(handle, OACL_H_STREAM);
+            if (o) {
+                oacl_stream_teardown((struct oacl_stream *)o);
+                oacl_obj_put(o);
+            }
+        }
+    }
     oacl_obj_put(&ctx->obj);
     if (rc == ACL_SUCCESS)
         *stream = handle;
@@ -514,8 +541,11 @@ OACL_API aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status
     if (rc == ACL_SUCCESS) {
         /* A stopped stream never completes until it is aborted. */
         const struct oacl_backend_ops *be = oacl_backend();
-        *status = be->queue_idle(s->queue) && !be->queue_stopped(s->queue) ? ACL_STREAM_STATUS_COMPLETE
-                                                                           : ACL_STREAM_STATUS_NOT_READY;
+        if (s->ri_capture) /* 107027 */
+            rc = oacl_ri_stream_check(s, __func__);
+        else
+            *status = be->queue_idle(s->queue) && !be->queue_stopped(s->queue) ? ACL_STREAM_STATUS_COMPLETE
+                                                                               : ACL_STREAM_STATUS_NOT_READY;
         oacl_obj_put(&s->obj);
     }
     return rc;

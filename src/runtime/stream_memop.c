@@ -49,6 +49,8 @@ static aclError memop(void *devAddr, uint64_t value, uint32_t flag, aclrtStream 
                           : oacl_backend()->queue_value_write(s->queue, devAddr, value, err);
         if (brc)
             rc = oacl_fail(brc, fn, "%s", err);
+        else if (__builtin_expect(s->ri_capture != NULL, 0))
+            oacl_ri_note(s, &(struct oacl_ri_note){.addr = devAddr, .value = value, .flag = flag});
     }
     oacl_obj_put(&s->obj);
     return rc;

@@ -16,7 +16,7 @@ for f in set_env.sh bin/setenv.bash bin/oacl-cc bin/get_soc_version \
   include/acl/acl_rt_allocator.h include/acl/acl_op.h include/acl/acl_mdl.h \
   include/acl/acl_rt_memory_soma.h include/acl/acl_rt_api.h \
   include/kernel_operator.h include/oacl/kernel_operator.h include/oacl/asc/tensor.h include/oacl/asc/printf.h \
-  lib64/libacl_rt.so lib64/libascendcl.so \
+  lib64/libacl_rt.so lib64/libascendcl.so lib64/libacl_rt_impl.so \
   tikcpp/ascendc_kernel_cmake/ascendc.cmake "$arch-linux/tikcpp/ascendc_kernel_cmake/ascendc.cmake" \
   compiler/tikcpp/ascendc_kernel_cmake/ascendc.cmake tools/tikcpp/ascendc_kernel_cmake/ascendc.cmake \
   "$arch-linux/include/acl/acl.h" "$arch-linux/lib64/libacl_rt.so" \
@@ -73,6 +73,11 @@ expect_eq "ACL symbols of libascendcl.so" "$(defined "$P/lib64/libascendcl.so" |
   "$(defined "$P/lib64/libacl_rt.so" | grep -c '^acl')"
 [ "$(defined "$P/lib64/libascendcl.so")" = "$(defined "$P/lib64/libacl_rt.so")" ] ||
   fail "libascendcl.so does not define what libacl_rt.so defines"
+# libacl_rt_impl.so: the name task-graph programs link by path
+[ "$(defined "$P/lib64/libacl_rt_impl.so")" = "$(defined "$P/lib64/libacl_rt.so")" ] ||
+  fail "libacl_rt_impl.so does not define what libacl_rt.so defines"
+defined "$P/lib64/libacl_rt_impl.so" | grep -qx aclmdlRIExecuteAsync ||
+  fail "libacl_rt_impl.so lacks aclmdlRIExecuteAsync"
 cat >ascendcl.cpp <<'CPP'
 #include <cstdio>
 #include "acl/acl.h"

@@ -69,7 +69,8 @@ static void test_with_config(void **state)
     assert_int_not_equal(id, id2);
     /* Bad inputs. */
     ACL_ERR(aclrtCreateStreamWithConfig(NULL, 0, 0), ACL_ERROR_INVALID_PARAM, "stream is NULL");
-    ACL_ERR(aclrtCreateStreamWithConfig(&t, 0, ACL_STREAM_PERSISTENT), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+    /* ACL_STREAM_PERSISTENT is accepted (acl-rt-model-ri.md C1; test_model_ri_build.c) */
+    ACL_ERR(aclrtCreateStreamWithConfig(&t, 0, ACL_STREAM_CPU_SCHEDULE), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
             "not supported");
     ACL_ERR(aclrtCreateStreamWithConfig(&t, 0, ACL_STREAM_DEVICE_USE_ONLY), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
             "not supported");

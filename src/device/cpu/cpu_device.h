@@ -114,6 +114,7 @@ struct oacl_queue {
     int32_t stream_id;               /* aclrtStreamGetId of its stream (queue_set_id) */
     uint64_t trace_last_end;         /* end of the newest traced task (finishing thread) */
     uint32_t held;                   /* atomic: stopped (aclrtStreamStop): no task starts */
+    struct oacl_graph_rec *rec;      /* task graphs: a graph stream records its tasks (graph_exec.c) */
 };
 
 /* An exported data object of a module (aclrtBinaryGetGlobal). */
@@ -404,6 +405,38 @@ struct oacl_cpu_kernel {
 void oacl_cpu_kernel_entry(const void *args);
 /* Frees a module's CPU kernels. */
 void oacl_cpu_kernels_free(struct oacl_cpu_kernel *list);
+
+/* ---- task graphs (graph_exec.c) ---- */
+
+/* oacl_exec_submit on a graph stream: keeps t for replays. */
+void oacl_graph_record(struct oacl_queue *q, struct oacl_task *t);
+/* Queues n tasks linked through ->next (first..last) on q in one step. */
+void oacl_exec_submit_list(struct oacl_queue *q, struct oacl_task *first, struct oacl_task *last);
+int oacl_cpu_graph_create(struct oacl_bdev *dev, struct oacl_fail_group *group, struct oacl_bgraph **out, char *err);
+int oacl_cpu_graph_destroy(struct oacl_bgraph *g, int64_t timeout_ns);
+int oacl_cpu_graph_stream(struct oacl_bgraph *g, struct oacl_queue **out, char *err);
+int oacl_cpu_graph_stream_state(struct oacl_queue *gq, uint32_t *count);
+void oacl_cpu_graph_task_info(struct oacl_queue *gq, uint32_t i, struct oacl_graph_task_info *out);
+void oacl_cpu_graph_task_disable(struct oacl_queue *gq, uint32_t i, bool disabled);
+int oacl_cpu_graph_event_op(struct oacl_queue *gq, uint32_t slot, bool wait, char *err);
+int oacl_cpu_graph_exec(struct oacl_queue *q, struct oacl_bgraph *g, char *err);
+void oacl_cpu_graph_abort(struct oacl_bgraph *g);
+bool oacl_cpu_graph_busy(struct oacl_bgraph *g);
+int oacl_cpu_graph_stream_new(struct oacl_bdev *dev, struct oacl_fail_group *group, struct oacl_queue **out,
+                              char *err);
+void oacl_cpu_graph_stream_bind(struct oacl_queue *gq, struct oacl_bgraph *g, bool head);
+void oacl_cpu_graph_stream_clear(struct oacl_queue *gq);
+void oacl_cpu_graph_stream_free(struct oacl_queue *gq);
+int oacl_cpu_graph_ctl(struct oacl_queue *gq, const struct oacl_graph_ctl *c, char *err);
+struct oacl_graph_targets *oacl_cpu_graph_targets_new(uint32_t n);
+void oacl_cpu_graph_targets_set(struct oacl_graph_targets *tg, uint32_t i, struct oacl_queue *gq, uint32_t pos);
+void oacl_cpu_graph_targets_drop(struct oacl_graph_targets *tg);
+void oacl_cpu_graph_task_pending(struct oacl_queue *gq, int32_t slot);
+bool oacl_cpu_graph_task_staged(struct oacl_queue *gq, uint32_t i);
+void oacl_cpu_graph_task_commit(struct oacl_queue *gq, bool install);
+void oacl_cpu_graph_group(struct oacl_queue *gq, bool open);
+int oacl_cpu_graph_init_word(struct oacl_bgraph *g, void *addr, uint64_t value, char *err);
+int oacl_cpu_queue_graph_patch(struct oacl_queue *q, struct oacl_queue *gq, uint32_t index, char *err);
 
 /* ---- small helpers ---- */
 

@@ -441,6 +441,10 @@ bool oacl_exec_stopped(const struct oacl_queue *q)
 
 void oacl_exec_submit(struct oacl_queue *q, struct oacl_task *t)
 {
+    if (__builtin_expect(q->rec != NULL, 0)) { /* a graph stream keeps it for replays */
+        oacl_graph_record(q, t);
+        return;
+    }
     t->queue = q;
     t->next = NULL;
     /* No more threads on one task than the host has CPUs (W): the
@@ -468,6 +472,34 @@ void oacl_exec_submit(struct oacl_queue *q, struct oacl_task *t)
         start = head_changed_locked(q, &publish);
     pthread_mutex_unlock(&g_exec.lock);
     oacl_cpu_note_last_task(seq); /* aclrtGetThreadLastTaskId */
+    if (publish)
+        wake_workers();
+    drive(start);
+}
+
+/* Graph replays: the tasks are prepared (queue, units) by the caller; one
+ * lock round for the whole list. */
+void oacl_exec_submit_list(struct oacl_queue *q, struct oacl_task *first, struct oacl_task *last)
+{
+    for (struct oacl_task *t = first;; t = t->next) {
+        oacl_cpu_trace_submit_hook(t);
+        if (t == last)
+            break;
+    }
+    last->next = NULL;
+    bool publish = false;
+    struct oacl_task *start = NULL;
+    pthread_mutex_lock(&g_exec.lock);
+    for (struct oacl_task *t = first; t; t = t->next)
+        t->seq = ++q->submitted;
+    if (q->tail)
+        q->tail->next = first;
+    else
+        q->head = first;
+    q->tail = last;
+    if (q->head == first)
+        start = head_changed_locked(q, &publish);
+    pthread_mutex_unlock(&g_exec.lock);
     if (publish)
         wake_workers();
     drive(start);
