@@ -103,6 +103,7 @@ aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kerne
                 /* data dump: decided now, written while the launch runs */
                 .dump = oacl_dump_select(info->name, c->data_dump, (uint32_t)ctx->dev->id, args_size),
             };
+            oacl_overflow_launch(s, &l); /* switch and saturation mode at launch */
             char err[OACL_BACKEND_ERRLEN] = "";
             int brc = oacl_backend()->queue_launch(s->queue, &l, err);
             if (brc) {

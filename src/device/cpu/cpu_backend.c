@@ -353,6 +353,10 @@ static int cpu_queue_launch(struct oacl_queue *q, const struct oacl_launch *l, c
     t->dev = q->dev;
     t->trace_type = OACL_TT_KERNEL_AIVEC; /* every oacl kernel runs on vector cores */
     t->dump = l->dump;                     /* the task owns the plan from here */
+    t->fp_ctl = l->fp_flags;
+    t->fp_hit = 0;
+    t->fp_overflow = l->fp_overflow;
+    t->fp_overflow_arg = l->fp_overflow_arg;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }

@@ -88,6 +88,11 @@ struct oacl_task {
     uint32_t block_offset;
     uint64_t timeout_ns;
     struct oacl_bdev *dev;
+    /* float overflow (fp_overflow.c) */
+    uint32_t fp_ctl;                 /* OACL_LAUNCH_FP_* of the launch */
+    uint32_t fp_hit;                 /* atomic: a block overflowed with detection on */
+    void (*fp_overflow)(void *arg);
+    void *fp_overflow_arg;
 };
 
 struct oacl_queue {

@@ -17,6 +17,7 @@
 #include "acl/acl.h"
 #include "common/log.h"
 #include "device/cpu/cpu_device.h"
+#include "device/cpu/fp_overflow.h"
 
 /* Largest unified buffer of any profile (256 KiB); one per executing thread. */
 #define UB_CAPACITY (256u * 1024u)
@@ -120,6 +121,10 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     b->kernel_name = t->kernel->name;
     b->pipe_live = 0;
     tls_block = b;
+    const uint32_t fp = t->fp_ctl; /* float overflow detection / saturation */
+    fexcept_t fe_saved;
+    if (__builtin_expect(fp != 0, 0))
+        oacl_fp_block_begin(fp, &fe_saved);
     if (t->kernel->entry == oacl_cpu_kernel_entry) {
         /* A CPU kernel: its return value says whether the block failed. */
         const struct oacl_cpu_kernel *ck = (const struct oacl_cpu_kernel *)t->kernel;
@@ -135,6 +140,8 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     } else if (!call_entry(et, t->kernel->entry, t->args)) {
         oacl_exec_task_fail(t, ACL_ERROR_RT_AICORE_EXCEPTION, et->fault_msg);
     }
+    if (__builtin_expect(fp != 0, 0))
+        oacl_fp_block_end(t, &fe_saved);
     tls_block = NULL;
     if (observed)
         oacl_cpu_block_end(t, unit, observed, true);
