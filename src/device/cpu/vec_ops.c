@@ -270,7 +270,9 @@ static void bin_compute(const void *job, void *tmp, size_t off, size_t m)
 static void vadd_f16_fn(void *d, const void *a, const void *b, size_t n) { vec_ops()->vadd_f16(d, a, b, n); }
 static void vadd_f32_fn(void *d, const void *a, const void *b, size_t n) { vec_ops()->vadd_f32(d, a, b, n); }
 
-static void fp_binary(oacl_vbin_fn f, int dtype, void *dst, const void *a, const void *b, size_t n)
+#define FP_SLOW __attribute__((noinline, cold))
+
+FP_SLOW static void fp_binary(oacl_vbin_fn f, int dtype, void *dst, const void *a, const void *b, size_t n)
 {
     const struct bin_job j = {f, a, b, dtype == OACL_DT_F32 ? 4u : 2u};
     oacl_fp_map(dtype, dst, n, dtype, a, 1, b, 1, bin_compute, &j);
@@ -312,10 +314,15 @@ static void cvt_compute(const void *job, void *tmp, size_t off, size_t m)
     vec_ops()->cvt_f32_to_f16(tmp, (const float *)job + off, m);
 }
 
+FP_SLOW static void fp_cvt_f32_to_f16(uint16_t *dst, const float *src, size_t n)
+{
+    oacl_fp_map(OACL_DT_F16, dst, n, OACL_DT_F32, src, 1, NULL, 0, cvt_compute, src);
+}
+
 OACL_KAPI void oacl_cvt_f32_to_f16(uint16_t *dst, const float *src, size_t n)
 {
     if (oacl_fp_active())
-        oacl_fp_map(OACL_DT_F16, dst, n, OACL_DT_F32, src, 1, NULL, 0, cvt_compute, src);
+        fp_cvt_f32_to_f16(dst, src, n);
     else
         vec_ops()->cvt_f32_to_f16(dst, src, n);
 }
@@ -558,10 +565,8 @@ static void scalar_compute(const void *job, void *tmp, size_t off, size_t m)
 /* Each public entry: the unchanged implementation, unless the running block
    detects or saturates float overflow. A call with n = 0 validates the
    combination without writing anything. */
-OACL_KAPI int oacl_vunary(int op, int dtype, void *dst, const void *src, size_t n)
+FP_SLOW static int fp_vunary(int op, int dtype, void *dst, const void *src, size_t n)
 {
-    if (!oacl_fp_active() || !oacl_fp_is_float(dtype))
-        return vunary_impl(op, dtype, dst, src, n);
     if (vunary_impl(op, dtype, dst, src, 0))
         return -1;
     const struct op_job j = {op, dtype, src, NULL, dtype == OACL_DT_F32 ? 4u : 2u};
@@ -569,10 +574,15 @@ OACL_KAPI int oacl_vunary(int op, int dtype, void *dst, const void *src, size_t 
     return 0;
 }
 
-OACL_KAPI int oacl_vscalar(int op, int dtype, void *dst, const void *src, const void *scalar, size_t n)
+OACL_KAPI int oacl_vunary(int op, int dtype, void *dst, const void *src, size_t n)
 {
-    if (!oacl_fp_active() || !oacl_fp_is_float(dtype) || op == OACL_VOP_DUP)
-        return vscalar_impl(op, dtype, dst, src, scalar, n);
+    if (!oacl_fp_active() || !oacl_fp_is_float(dtype))
+        return vunary_impl(op, dtype, dst, src, n);
+    return fp_vunary(op, dtype, dst, src, n);
+}
+
+FP_SLOW static int fp_vscalar(int op, int dtype, void *dst, const void *src, const void *scalar, size_t n)
+{
     if (vscalar_impl(op, dtype, dst, src, scalar, 0))
         return -1;
     const struct op_job j = {op, dtype, src, scalar, dtype == OACL_DT_F32 ? 4u : 2u};
@@ -580,10 +590,15 @@ OACL_KAPI int oacl_vscalar(int op, int dtype, void *dst, const void *src, const 
     return 0;
 }
 
-OACL_KAPI int oacl_vreduce(int op, int dtype, void *dst, const void *src, size_t n, int with_index)
+OACL_KAPI int oacl_vscalar(int op, int dtype, void *dst, const void *src, const void *scalar, size_t n)
 {
-    if (!oacl_fp_active() || n == 0)
-        return vreduce_impl(op, dtype, dst, src, n, with_index);
+    if (!oacl_fp_active() || !oacl_fp_is_float(dtype) || op == OACL_VOP_DUP)
+        return vscalar_impl(op, dtype, dst, src, scalar, n);
+    return fp_vscalar(op, dtype, dst, src, scalar, n);
+}
+
+FP_SLOW static int fp_vreduce(int op, int dtype, void *dst, const void *src, size_t n, int with_index)
+{
     if (vreduce_impl(op, dtype, dst, src, 0, with_index))
         return -1;
     fexcept_t saved;
@@ -594,6 +609,13 @@ OACL_KAPI int oacl_vreduce(int op, int dtype, void *dst, const void *src, size_t
     memcpy(dst, res, (with_index ? 2u : 1u) * (dtype == OACL_DT_F32 ? 4u : 2u));
     fesetexceptflag(&saved, FE_ALL_EXCEPT);
     return 0;
+}
+
+OACL_KAPI int oacl_vreduce(int op, int dtype, void *dst, const void *src, size_t n, int with_index)
+{
+    if (!oacl_fp_active() || n == 0)
+        return vreduce_impl(op, dtype, dst, src, n, with_index);
+    return fp_vreduce(op, dtype, dst, src, n, with_index);
 }
 
 /* ---- casts -------------------------------------------------------------------- */
@@ -837,13 +859,18 @@ static void cast_compute(const void *job, void *tmp, size_t off, size_t m)
     (void)vcast_impl(j->dt, j->st, j->mode, tmp, j->src + off * j->ss, m);
 }
 
-OACL_KAPI int oacl_vcast(int dt, int st, int mode, void *dst, const void *src, size_t n)
+FP_SLOW static int fp_vcast(int dt, int st, int mode, void *dst, const void *src, size_t n)
 {
-    if (!oacl_fp_active() || !oacl_fp_is_float(dt))
-        return vcast_impl(dt, st, mode, dst, src, n);
     if (vcast_impl(dt, st, mode, dst, src, 0))
         return -1;
     const struct cast_job j = {dt, st, mode, src, dtype_size(st)};
     oacl_fp_map(dt, dst, n, st, src, 1, NULL, 0, cast_compute, &j);
     return 0;
+}
+
+OACL_KAPI int oacl_vcast(int dt, int st, int mode, void *dst, const void *src, size_t n)
+{
+    if (!oacl_fp_active() || !oacl_fp_is_float(dt))
+        return vcast_impl(dt, st, mode, dst, src, n);
+    return fp_vcast(dt, st, mode, dst, src, n);
 }
