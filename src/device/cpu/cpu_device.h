@@ -276,6 +276,15 @@ int oacl_cpu_module_load(struct oacl_bdev *dev, const char *path, struct oacl_mo
 void oacl_cpu_module_ref(struct oacl_module *m);
 void oacl_cpu_module_put(struct oacl_module *m);
 void oacl_cpu_module_extent(struct oacl_module *m, void **base, size_t *size);
+/* The checks a kernel image passes before it is handed to the dynamic
+ * loader (ELF headers, segments, exported symbols), alone: for the fuzz
+ * target fuzz_binary_check. */
+int oacl_cpu_module_check_image(const void *data, size_t len, char *err);
+/* dlopen(path, RTLD_NOW | RTLD_LOCAL) of a kernel binary; with probe_first
+ * the object is test-loaded (touch(dl) reads what the real load will read,
+ * then it is unloaded) in a child process first and refused if that
+ * crashes (load_probe.c). NULL with the reason in why on failure. */
+void *oacl_cpu_safe_dlopen(const char *path, bool probe_first, void (*touch)(void *dl), char *why, size_t cap);
 uint32_t oacl_cpu_module_ranges(struct oacl_module *m, struct oacl_module_range *out, uint32_t max);
 int oacl_cpu_module_global(struct oacl_module *m, const char *name, void **addr, size_t *size);
 

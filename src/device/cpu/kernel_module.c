@@ -264,6 +264,29 @@ static int compute_ranges(const struct image *img, struct oacl_module *m, uintpt
 #define MFD_EXEC 0x0010U
 #endif
 
+/* In the test load (load_probe.c): reads everything of the descriptor that
+ * check_desc and the kernel table will read, so that a descriptor with
+ * damaged pointers fails there rather than here. */
+static void touch_desc(void *dl)
+{
+    const struct oacl_kernel_binary_desc *d = dlsym(dl, OACL_KBIN_SYMBOL);
+    if (!d || d->magic != OACL_KBIN_MAGIC || d->abi_version != OACL_KBIN_ABI_VERSION)
+        return;
+    volatile size_t sink = 0;
+    if (d->machine)
+        sink += strlen(d->machine);
+    if (d->soc_name)
+        sink += strlen(d->soc_name);
+    for (uint32_t i = 0; d->kernels && i < d->num_kernels; i++) {
+        const struct oacl_kernel_desc *k = &d->kernels[i];
+        if (k->name)
+            sink += strlen(k->name);
+        for (uint32_t j = 0; k->param_sizes && j < k->num_params && j < OACL_KERNEL_MAX_PARAMS; j++)
+            sink += k->param_sizes[j];
+    }
+    (void)sink;
+}
+
 /* Serialises "is this file loaded already?" with the load that follows. */
 static pthread_mutex_t g_load_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -310,12 +333,11 @@ static void *open_copy(const char *path, const struct image *img, struct oacl_mo
         if (write_all(fd, img)) {
             char p[64];
             snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
-            void *dl = dlopen(p, RTLD_NOW | RTLD_LOCAL);
+            void *dl = oacl_cpu_safe_dlopen(p, !m->cpu_library, touch_desc, why, sizeof(why));
             if (dl) {
                 m->copy_fd = fd;
                 return dl;
             }
-            snprintf(why, sizeof(why), "%s", dlerror());
         } else {
             snprintf(why, sizeof(why), "writing a memfd: %s", strerror(errno));
         }
@@ -332,14 +354,16 @@ static void *open_copy(const char *path, const struct image *img, struct oacl_mo
     fd = mkostemp(tmpl, O_CLOEXEC);
     if (fd >= 0) {
         bool ok = write_all(fd, img);
+        int werr = errno;
         close(fd);
-        void *dl = ok ? dlopen(tmpl, RTLD_NOW | RTLD_LOCAL) : NULL;
+        char why2[320] = "";
+        void *dl = ok ? oacl_cpu_safe_dlopen(tmpl, !m->cpu_library, touch_desc, why2, sizeof(why2)) : NULL;
         if (dl) {
             m->copy_path = tmpl;
             return dl;
         }
         size_t used = strlen(why);
-        snprintf(why + used, sizeof(why) - used, "; from %s: %s", tmpl, ok ? dlerror() : strerror(errno));
+        snprintf(why + used, sizeof(why) - used, "; from %s: %s", tmpl, ok ? why2 : strerror(werr));
         unlink(tmpl);
     }
     free(tmpl);
@@ -372,9 +396,10 @@ static void *open_instance(const char *path, const struct image *img, struct oac
         dlclose(dl);
         dl = open_copy(path, img, m, err);
     } else {
-        dl = dlopen(p, RTLD_NOW | RTLD_LOCAL);
+        char why[320] = "";
+        dl = oacl_cpu_safe_dlopen(p, !m->cpu_library, touch_desc, why, sizeof(why));
         if (!dl)
-            fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "cannot load kernel binary '%s': %s", path, dlerror());
+            fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "cannot load kernel binary '%s': %s", path, why);
     }
     pthread_mutex_unlock(&g_load_lock);
     free(dl_path);
@@ -519,6 +544,24 @@ int oacl_cpu_module_load(struct oacl_bdev *dev, const char *path, struct oacl_mo
     if (rc)
         return rc;
     return load_image(dev, &img, path, path, false, out, kernels, num_kernels, err);
+}
+
+int oacl_cpu_module_check_image(const void *data, size_t len, char *err)
+{
+    struct image img = {.data = (unsigned char *)(uintptr_t)data, .len = len};
+    struct oacl_module *m = calloc(1, sizeof(*m));
+    if (!m)
+        return fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
+    m->copy_fd = -1;
+    pthread_mutex_init(&m->cpu_lock, NULL);
+    bool has_desc = false;
+    int rc = check_elf("image", &img, err);
+    if (rc == ACL_SUCCESS && read_objects(&img, m, &has_desc) != ACL_SUCCESS)
+        rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
+    if (rc == ACL_SUCCESS && !has_desc && m->strtab)
+        rc = fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "no descriptor");
+    module_free(m);
+    return rc;
 }
 
 int oacl_cpu_module_load_data(struct oacl_bdev *dev, const void *data, size_t len, const char *name, bool cpu_library,
