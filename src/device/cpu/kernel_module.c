@@ -267,10 +267,26 @@ static int compute_ranges(const struct image *img, struct oacl_module *m, uintpt
 /* In the test load (load_probe.c): reads everything of the descriptor that
  * check_desc and the kernel table will read, so that a descriptor with
  * damaged pointers fails there rather than here. */
+static bool desc_aligned(const struct oacl_kernel_binary_desc *d)
+{
+    return (uintptr_t)d % _Alignof(struct oacl_kernel_binary_desc) == 0;
+}
+
+static bool kernels_aligned(const struct oacl_kernel_binary_desc *d)
+{
+    if ((uintptr_t)d->kernels % _Alignof(struct oacl_kernel_desc))
+        return false;
+    for (uint32_t i = 0; d->kernels && i < d->num_kernels; i++)
+        if ((uintptr_t)d->kernels[i].param_sizes % _Alignof(uint32_t))
+            return false;
+    return true;
+}
+
 static void touch_desc(void *dl)
 {
     const struct oacl_kernel_binary_desc *d = dlsym(dl, OACL_KBIN_SYMBOL);
-    if (!d || d->magic != OACL_KBIN_MAGIC || d->abi_version != OACL_KBIN_ABI_VERSION)
+    if (!d || !desc_aligned(d) || d->magic != OACL_KBIN_MAGIC || d->abi_version != OACL_KBIN_ABI_VERSION ||
+        !kernels_aligned(d))
         return;
     volatile size_t sink = 0;
     if (d->machine)
@@ -431,6 +447,8 @@ static int check_desc(const struct oacl_kernel_binary_desc *d, const char *path,
                       char *err)
 {
     const int rc = ACL_ERROR_RT_PARAM_INVALID;
+    if (!desc_aligned(d))
+        return fmt_err(err, rc, "kernel binary '%s' is corrupt (its descriptor is misaligned)", path);
     if (d->magic != OACL_KBIN_MAGIC)
         return fmt_err(err, rc, "'%s' is not a kernel binary (bad descriptor magic)", path);
     if (d->abi_version != OACL_KBIN_ABI_VERSION)
@@ -447,6 +465,8 @@ static int check_desc(const struct oacl_kernel_binary_desc *d, const char *path,
                        dev->npu_arch);
     if (d->num_kernels == 0 || !d->kernels)
         return fmt_err(err, rc, "kernel binary '%s' contains no kernels", path);
+    if (!kernels_aligned(d))
+        return fmt_err(err, rc, "kernel binary '%s' is corrupt (its kernel table is misaligned)", path);
     for (uint32_t i = 0; i < d->num_kernels; i++) {
         const struct oacl_kernel_desc *k = &d->kernels[i];
         if (!k->name || !k->entry || k->num_params > OACL_KERNEL_MAX_PARAMS || (k->num_params && !k->param_sizes))
