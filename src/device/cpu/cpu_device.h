@@ -280,6 +280,9 @@ void oacl_cpu_module_extent(struct oacl_module *m, void **base, size_t *size);
  * loader (ELF headers, segments, exported symbols), alone: for the fuzz
  * target fuzz_binary_check. */
 int oacl_cpu_module_check_image(const void *data, size_t len, char *err);
+/* The dynamic section and every relocation of an ELF image lie inside its
+ * segments (elf_check.c): 0, or -1 with the reason in why. */
+int oacl_cpu_elf_check_dynamic(const unsigned char *img, size_t len, char *why, size_t cap);
 /* dlopen(path, RTLD_NOW | RTLD_LOCAL) of a kernel binary; with probe_first
  * the object is test-loaded (touch(dl) reads what the real load will read,
  * then it is unloaded) in a child process first and refused if that

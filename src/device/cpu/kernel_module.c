@@ -148,6 +148,16 @@ static int check_elf(const char *path, const struct image *img, char *err)
     return ACL_SUCCESS;
 }
 
+/* What the dynamic loader will write (elf_check.c), for an image about to
+ * be loaded (not for objects the program already has loaded). */
+static int check_loadable(const char *path, const struct image *img, char *err)
+{
+    char why[256];
+    if (oacl_cpu_elf_check_dynamic(img->data, img->len, why, sizeof(why)) != 0)
+        return fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "kernel binary '%s' is corrupt: %s", path, why);
+    return ACL_SUCCESS;
+}
+
 /* ---- layout: segments and exported data objects -------------------------------- */
 
 /* The exported symbols of the image's .dynsym: defined data objects with
@@ -492,6 +502,8 @@ static int load_image(struct oacl_bdev *dev, struct image *img, const char *path
     pthread_mutex_init(&m->cpu_lock, NULL);
     bool has_desc = false;
     int rc = check_elf(name, img, err);
+    if (rc == ACL_SUCCESS && !cpu_library)
+        rc = check_loadable(name, img, err);
     if (rc == ACL_SUCCESS && read_objects(img, m, &has_desc) != ACL_SUCCESS)
         rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
     /* Without the descriptor symbol nothing of the file runs: loading any
@@ -524,7 +536,7 @@ static int load_image(struct oacl_bdev *dev, struct image *img, const char *path
         rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
     free(img->data);
     img->data = NULL;
-    uint32_t nk = d ? d->num_kernels : 0;
+    uint32_t nk = rc == ACL_SUCCESS && d ? d->num_kernels : 0; /* d is only trusted once checked */
     if (rc == ACL_SUCCESS) {
         m->infos = calloc(nk ? nk : 1, sizeof(*m->infos));
         m->path = strdup(name);
@@ -576,6 +588,8 @@ int oacl_cpu_module_check_image(const void *data, size_t len, char *err)
     pthread_mutex_init(&m->cpu_lock, NULL);
     bool has_desc = false;
     int rc = check_elf("image", &img, err);
+    if (rc == ACL_SUCCESS)
+        rc = check_loadable("image", &img, err);
     if (rc == ACL_SUCCESS && read_objects(&img, m, &has_desc) != ACL_SUCCESS)
         rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
     if (rc == ACL_SUCCESS && !has_desc && m->strtab)
