@@ -118,6 +118,57 @@ static void test_relocation_outside(void **state)
     free(data);
 }
 
+/* The first relocation of the table, which DT_RELACOUNT says is relative,
+ * made another type: the loader would apply it as a relative one. */
+static void test_relative_count_lies(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
+    Elf64_Ehdr eh;
+    memcpy(&eh, data, sizeof(eh));
+    bool patched = false;
+    for (unsigned i = 0; i < eh.e_shnum && !patched; i++) {
+        Elf64_Shdr sh;
+        memcpy(&sh, data + eh.e_shoff + (size_t)i * sizeof(sh), sizeof(sh));
+        if (sh.sh_type != SHT_RELA || sh.sh_size < sizeof(Elf64_Rela))
+            continue;
+        Elf64_Rela r;
+        memcpy(&r, data + sh.sh_offset, sizeof(r));
+        if (ELF64_R_TYPE(r.r_info) != R_X86_64_RELATIVE)
+            continue;
+        r.r_info = ELF64_R_INFO(0, R_X86_64_64);
+        memcpy(data + sh.sh_offset, &r, sizeof(r));
+        patched = true;
+    }
+    assert_true(patched);
+    expect_refused(data, len, "is not relative");
+    free(data);
+}
+
+/* A text segment whose memory grows over the data segment. */
+static void test_segments_overlap(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
+    Elf64_Ehdr eh;
+    memcpy(&eh, data, sizeof(eh));
+    bool patched = false;
+    for (unsigned i = 0; i < eh.e_phnum && !patched; i++) {
+        Elf64_Phdr ph;
+        memcpy(&ph, data + eh.e_phoff + (size_t)i * sizeof(ph), sizeof(ph));
+        if (ph.p_type != PT_LOAD)
+            continue;
+        ph.p_memsz += 0x100000;
+        memcpy(data + eh.e_phoff + (size_t)i * sizeof(ph), &ph, sizeof(ph));
+        patched = true;
+    }
+    assert_true(patched);
+    expect_refused(data, len, "overlap");
+    free(data);
+}
+
 /* The inputs the fuzzer found (fuzz/corpus/: regress-*.bin). */
 static void test_fuzzer_findings(void **state)
 {
@@ -143,6 +194,8 @@ int main(void)
         cmocka_unit_test(test_destructor_faults),
         cmocka_unit_test(test_descriptor_points_nowhere),
         cmocka_unit_test(test_relocation_outside),
+        cmocka_unit_test(test_relative_count_lies),
+        cmocka_unit_test(test_segments_overlap),
         cmocka_unit_test(test_fuzzer_findings),
     };
     if (aclrtSetDevice(0) != ACL_SUCCESS)

@@ -18,6 +18,7 @@
 #define MAX_LOADS 64u
 
 #if defined(__x86_64__)
+#define RELATIVE_TYPE R_X86_64_RELATIVE
 static bool reloc_ok(uint32_t t)
 {
     switch (t) {
@@ -30,6 +31,7 @@ static bool reloc_ok(uint32_t t)
     }
 }
 #elif defined(__aarch64__)
+#define RELATIVE_TYPE R_AARCH64_RELATIVE
 static bool reloc_ok(uint32_t t)
 {
     switch (t) {
@@ -85,13 +87,17 @@ static bool file_offset(const struct loads *l, size_t len, uint64_t v, uint64_t 
     return false;
 }
 
+/* relative: how many leading entries DT_RELACOUNT says are relative ones
+   (the loader applies those without looking at their type). */
 static int check_rela(const unsigned char *img, size_t len, const struct loads *l, uint64_t v, uint64_t size,
-                      const char *what, char *why, size_t cap)
+                      uint64_t relative, const char *what, char *why, size_t cap)
 {
     uint64_t off;
     if (size % sizeof(Elf64_Rela) || !file_offset(l, len, v, size, &off))
         return fail(why, cap, "its %s table (%llu bytes at 0x%llx) lies outside the image", what,
                     (unsigned long long)size, (unsigned long long)v);
+    if (relative > size / sizeof(Elf64_Rela))
+        return fail(why, cap, "it counts more relative relocations than its %s table holds", what);
     for (uint64_t i = 0; i < size / sizeof(Elf64_Rela); i++) {
         Elf64_Rela r;
         memcpy(&r, img + off + i * sizeof(r), sizeof(r));
@@ -99,6 +105,9 @@ static int check_rela(const unsigned char *img, size_t len, const struct loads *
         if (!reloc_ok(type))
             return fail(why, cap, "relocation %llu of its %s table has type %u, which a shared object does not use",
                         (unsigned long long)i, what, type);
+        if (i < relative && type != RELATIVE_TYPE)
+            return fail(why, cap, "relocation %llu of its %s table is not relative, as its count of relative "
+                        "relocations says", (unsigned long long)i, what);
         if (type != 0 && !in_memory(l, r.r_offset, 8))
             return fail(why, cap, "relocation %llu of its %s table writes at 0x%llx, outside its segments",
                         (unsigned long long)i, what, (unsigned long long)r.r_offset);
@@ -169,7 +178,7 @@ int oacl_cpu_elf_check_dynamic(const unsigned char *img, size_t len, char *why, 
         dyn.p_offset != doff)
         return fail(why, cap, "its dynamic section lies outside its segments");
     uint64_t rela = 0, relasz = 0, relaent = sizeof(Elf64_Rela), jmprel = 0, pltrelsz = 0, pltrel = DT_RELA;
-    uint64_t relr = 0, relrsz = 0;
+    uint64_t relr = 0, relrsz = 0, relacount = 0;
     bool has_rela = false, has_jmprel = false, has_relr = false, ended = false;
     for (uint64_t k = 0; k + sizeof(Elf64_Dyn) <= dyn.p_filesz && !ended; k += sizeof(Elf64_Dyn)) {
         Elf64_Dyn d;
@@ -179,6 +188,7 @@ int oacl_cpu_elf_check_dynamic(const unsigned char *img, size_t len, char *why, 
         case DT_RELA: rela = d.d_un.d_ptr; has_rela = true; break;
         case DT_RELASZ: relasz = d.d_un.d_val; break;
         case DT_RELAENT: relaent = d.d_un.d_val; break;
+        case DT_RELACOUNT: relacount = d.d_un.d_val; break;
         case DT_JMPREL: jmprel = d.d_un.d_ptr; has_jmprel = true; break;
         case DT_PLTRELSZ: pltrelsz = d.d_un.d_val; break;
         case DT_PLTREL: pltrel = d.d_un.d_val; break;
@@ -195,9 +205,9 @@ int oacl_cpu_elf_check_dynamic(const unsigned char *img, size_t len, char *why, 
         return fail(why, cap, "its dynamic section has no end marker");
     if (relaent != sizeof(Elf64_Rela) || pltrel != DT_RELA)
         return fail(why, cap, "its relocation entries have an unexpected form");
-    if ((has_rela || relasz) && check_rela(img, len, &l, rela, relasz, "dynamic relocation", why, cap))
+    if ((has_rela || relasz) && check_rela(img, len, &l, rela, relasz, relacount, "dynamic relocation", why, cap))
         return -1;
-    if ((has_jmprel || pltrelsz) && check_rela(img, len, &l, jmprel, pltrelsz, "PLT relocation", why, cap))
+    if ((has_jmprel || pltrelsz) && check_rela(img, len, &l, jmprel, pltrelsz, 0, "PLT relocation", why, cap))
         return -1;
     if ((has_relr || relrsz) && check_relr(img, len, &l, relr, relrsz, why, cap))
         return -1;
