@@ -453,17 +453,45 @@ static void module_free(struct oacl_module *m)
     free(m);
 }
 
-static int check_desc(const struct oacl_kernel_binary_desc *d, const char *path, const struct oacl_bdev *dev,
-                      char *err)
+/* [p, p+n) lies in one of the module's segments. */
+static bool in_module(const struct oacl_module *m, const void *p, size_t n)
+{
+    const uintptr_t a = (uintptr_t)p;
+    for (uint32_t i = 0; i < m->num_ranges; i++) {
+        const uintptr_t b = (uintptr_t)m->ranges[i].base;
+        if (a >= b && n <= m->ranges[i].size && a - b <= m->ranges[i].size - n)
+            return true;
+    }
+    return false;
+}
+
+/* A NUL-terminated string inside one of the module's segments. */
+static bool str_in_module(const struct oacl_module *m, const char *s)
+{
+    const uintptr_t a = (uintptr_t)s;
+    for (uint32_t i = 0; s && i < m->num_ranges; i++) {
+        const uintptr_t b = (uintptr_t)m->ranges[i].base;
+        if (a >= b && a - b < m->ranges[i].size)
+            return memchr(s, 0, m->ranges[i].size - (a - b)) != NULL;
+    }
+    return false;
+}
+
+static int check_desc(const struct oacl_kernel_binary_desc *d, const struct oacl_module *m, const char *path,
+                      const struct oacl_bdev *dev, char *err)
 {
     const int rc = ACL_ERROR_RT_PARAM_INVALID;
     if (!desc_aligned(d))
         return fmt_err(err, rc, "kernel binary '%s' is corrupt (its descriptor is misaligned)", path);
+    if (!in_module(m, d, sizeof(*d)))
+        return fmt_err(err, rc, "kernel binary '%s' is corrupt (its descriptor lies outside it)", path);
     if (d->magic != OACL_KBIN_MAGIC)
         return fmt_err(err, rc, "'%s' is not a kernel binary (bad descriptor magic)", path);
     if (d->abi_version != OACL_KBIN_ABI_VERSION)
         return fmt_err(err, rc, "kernel binary '%s' uses kernel ABI %u; this runtime supports %u: rebuild it", path,
                        d->abi_version, OACL_KBIN_ABI_VERSION);
+    if ((d->machine && !str_in_module(m, d->machine)) || (d->soc_name && !str_in_module(m, d->soc_name)))
+        return fmt_err(err, rc, "kernel binary '%s' is corrupt (its descriptor's names lie outside it)", path);
     if (!d->machine || strcmp(d->machine, HOST_MACHINE) != 0)
         return fmt_err(err, rc, "kernel binary '%s' was built for another device (machine %s, this device runs %s)",
                        path, d->machine ? d->machine : "?", HOST_MACHINE);
@@ -475,11 +503,16 @@ static int check_desc(const struct oacl_kernel_binary_desc *d, const char *path,
                        dev->npu_arch);
     if (d->num_kernels == 0 || !d->kernels)
         return fmt_err(err, rc, "kernel binary '%s' contains no kernels", path);
+    if ((uint64_t)d->num_kernels * sizeof(*d->kernels) > SIZE_MAX / 2 ||
+        !in_module(m, d->kernels, (size_t)d->num_kernels * sizeof(*d->kernels)))
+        return fmt_err(err, rc, "kernel binary '%s' is corrupt (its kernel table lies outside it)", path);
     if (!kernels_aligned(d))
         return fmt_err(err, rc, "kernel binary '%s' is corrupt (its kernel table is misaligned)", path);
     for (uint32_t i = 0; i < d->num_kernels; i++) {
         const struct oacl_kernel_desc *k = &d->kernels[i];
-        if (!k->name || !k->entry || k->num_params > OACL_KERNEL_MAX_PARAMS || (k->num_params && !k->param_sizes))
+        if (!k->name || !k->entry || k->num_params > OACL_KERNEL_MAX_PARAMS || (k->num_params && !k->param_sizes) ||
+            !str_in_module(m, k->name) ||
+            (k->num_params && !in_module(m, k->param_sizes, k->num_params * sizeof(*k->param_sizes))))
             return fmt_err(err, rc, "kernel binary '%s' has a malformed entry for kernel %u", path, i);
     }
     return ACL_SUCCESS;
@@ -519,6 +552,12 @@ static int load_image(struct oacl_bdev *dev, struct image *img, const char *path
         if (!m->dl)
             rc = ACL_ERROR_RT_PARAM_INVALID;
     }
+    /* The segments first: the descriptor's pointers must point into them. */
+    struct link_map *lm = NULL;
+    if (rc == ACL_SUCCESS && (dlinfo(m->dl, RTLD_DI_LINKMAP, &lm) != 0 || !lm))
+        rc = fmt_err(err, ACL_ERROR_RT_INTERNAL_ERROR, "cannot find where kernel binary '%s' was loaded", name);
+    if (rc == ACL_SUCCESS && compute_ranges(img, m, (uintptr_t)lm->l_addr) != ACL_SUCCESS)
+        rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
     const struct oacl_kernel_binary_desc *d = NULL;
     if (rc == ACL_SUCCESS && !cpu_library) {
         d = dlsym(m->dl, OACL_KBIN_SYMBOL);
@@ -527,13 +566,8 @@ static int load_image(struct oacl_bdev *dev, struct image *img, const char *path
                          "'%s' is not a kernel binary (a shared object without the %s descriptor)", name,
                          OACL_KBIN_SYMBOL);
         else
-            rc = check_desc(d, name, dev, err);
+            rc = check_desc(d, m, name, dev, err);
     }
-    struct link_map *lm = NULL;
-    if (rc == ACL_SUCCESS && (dlinfo(m->dl, RTLD_DI_LINKMAP, &lm) != 0 || !lm))
-        rc = fmt_err(err, ACL_ERROR_RT_INTERNAL_ERROR, "cannot find where kernel binary '%s' was loaded", name);
-    if (rc == ACL_SUCCESS && compute_ranges(img, m, (uintptr_t)lm->l_addr) != ACL_SUCCESS)
-        rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
     free(img->data);
     img->data = NULL;
     uint32_t nk = rc == ACL_SUCCESS && d ? d->num_kernels : 0; /* d is only trusted once checked */
