@@ -169,6 +169,33 @@ static void test_segments_overlap(void **state)
     free(data);
 }
 
+/* A thread-local storage image larger than its segment: the loader would
+ * zero-fill "up to" a smaller size in every thread's block. */
+static void test_tls_malformed(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
+    Elf64_Ehdr eh;
+    memcpy(&eh, data, sizeof(eh));
+    bool patched = false;
+    for (unsigned i = 0; i < eh.e_phnum && !patched; i++) {
+        Elf64_Phdr ph;
+        memcpy(&ph, data + eh.e_phoff + (size_t)i * sizeof(ph), sizeof(ph));
+        if (ph.p_type != PT_GNU_STACK)
+            continue;
+        ph.p_type = PT_TLS;
+        ph.p_filesz = 0x100;
+        ph.p_memsz = 0x10;
+        ph.p_align = 8;
+        memcpy(data + eh.e_phoff + (size_t)i * sizeof(ph), &ph, sizeof(ph));
+        patched = true;
+    }
+    assert_true(patched);
+    expect_refused(data, len, "thread-local storage");
+    free(data);
+}
+
 /* The inputs the fuzzer found (fuzz/corpus/: regress-*.bin). */
 static void test_fuzzer_findings(void **state)
 {
@@ -197,6 +224,7 @@ int main(void)
         cmocka_unit_test(test_relocation_outside),
         cmocka_unit_test(test_relative_count_lies),
         cmocka_unit_test(test_segments_overlap),
+        cmocka_unit_test(test_tls_malformed),
         cmocka_unit_test(test_fuzzer_findings),
     };
     if (aclrtSetDevice(0) != ACL_SUCCESS)

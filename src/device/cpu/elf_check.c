@@ -16,6 +16,7 @@
 #include "device/cpu/cpu_device.h"
 
 #define MAX_LOADS 64u
+#define MAX_TLS (64u << 10) /* bytes of thread-local storage a kernel binary may have */
 
 #if defined(__x86_64__)
 #define RELATIVE_TYPE R_X86_64_RELATIVE
@@ -148,8 +149,8 @@ int oacl_cpu_elf_check_dynamic(const unsigned char *img, size_t len, char *why, 
         return fail(why, cap, "it is truncated");
     memcpy(&eh, img, sizeof(eh));
     struct loads l = {.n = 0};
-    Elf64_Phdr dyn = {0};
-    unsigned ndyn = 0;
+    Elf64_Phdr dyn = {0}, tls = {0};
+    unsigned ndyn = 0, ntls = 0;
     for (unsigned i = 0; i < eh.e_phnum; i++) {
         Elf64_Phdr ph;
         const uint64_t at = eh.e_phoff + (uint64_t)i * sizeof(ph);
@@ -169,10 +170,20 @@ int oacl_cpu_elf_check_dynamic(const unsigned char *img, size_t len, char *why, 
         } else if (ph.p_type == PT_DYNAMIC) {
             dyn = ph;
             ndyn++;
+        } else if (ph.p_type == PT_TLS) {
+            tls = ph;
+            ntls++;
         }
     }
     if (ndyn != 1)
         return fail(why, cap, "it has %u dynamic sections, not 1", ndyn);
+    /* Thread-local storage: the loader copies the image into the block of
+       every running thread (zero-filling up to p_memsz). */
+    uint64_t toff;
+    if (ntls > 1 || (ntls && (tls.p_filesz > tls.p_memsz || tls.p_memsz > MAX_TLS ||
+                              (tls.p_align & (tls.p_align - 1)) || tls.p_align > 4096 ||
+                              (tls.p_filesz && !file_offset(&l, len, tls.p_vaddr, tls.p_filesz, &toff)))))
+        return fail(why, cap, "its thread-local storage segment is malformed");
     uint64_t doff;
     if (dyn.p_filesz < sizeof(Elf64_Dyn) || !file_offset(&l, len, dyn.p_vaddr, dyn.p_filesz, &doff) ||
         dyn.p_offset != doff)
