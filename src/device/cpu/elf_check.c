@@ -200,6 +200,11 @@ int oacl_cpu_elf_check_dynamic(const unsigned char *img, size_t len, char *why, 
         case DT_RELASZ: relasz = d.d_un.d_val; break;
         case DT_RELAENT: relaent = d.d_un.d_val; break;
         case DT_RELACOUNT: relacount = d.d_un.d_val; break;
+        case DT_FLAGS_1:
+            /* Never unloaded: every load would stay mapped for good. */
+            if (d.d_un.d_val & DF_1_NODELETE)
+                return fail(why, cap, "it is marked never to be unloaded (DF_1_NODELETE)");
+            break;
         case DT_JMPREL: jmprel = d.d_un.d_ptr; has_jmprel = true; break;
         case DT_PLTRELSZ: pltrelsz = d.d_un.d_val; break;
         case DT_PLTREL: pltrel = d.d_un.d_val; break;
