@@ -40,11 +40,7 @@ for t in "${targets[@]}"; do
   esac
   log=$build/fuzz/$t.log
   rc=0
-  # The loader targets fork a test load per input: LeakSanitizer's per-input
-  # check (which stops the world) then dies with a bare SIGSEGV now and then.
-  asan=$ASAN_OPTIONS
-  case $t in fuzz_binary_data|fuzz_binary_file) asan=${OACL_FUZZ_LOADER_ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1} ;; esac
-  ASAN_OPTIONS=$asan "$build/bin/$t" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
+  "$build/bin/$t" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
     -artifact_prefix="$build/fuzz/crash-$t-" "$work" "$root/fuzz/corpus/$t" >"$log" 2>&1 || rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   crashes=0
