@@ -3,6 +3,7 @@
 #   1. a normal optimised build (Release)  -> build-test/
 #   2. AddressSanitizer + UBSan             -> build-asan/
 #   3. ThreadSanitizer                      -> build-tsan/
+#   4. a libFuzzer smoke run (fuzz/run.sh, clang, 12 s per target) -> build-fuzz/
 # Set OACL_TEST_STAGES to a subset ("normal asan tsan") to run fewer.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -11,7 +12,7 @@ source "$root/scripts/deps.sh"
 oacl_need_packages "${OACL_BUILD_PACKAGES[@]}" libcmocka-dev pkgconf python3 gnuplot-nox
 
 jobs=$(nproc)
-stages=${OACL_TEST_STAGES:-normal asan tsan}
+stages=${OACL_TEST_STAGES:-normal asan tsan fuzz}
 
 run_stage() {
   local name=$1 dir=$2
@@ -31,6 +32,8 @@ for s in $stages; do
       run_stage "asan+ubsan" build-asan -DCMAKE_BUILD_TYPE=Debug -DOACL_SANITIZE=address,undefined ;;
     tsan) TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
       run_stage "tsan" build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOACL_SANITIZE=thread ;;
+    fuzz) echo "== fuzz: libFuzzer smoke (build-fuzz)"; bash "$root/fuzz/run.sh" "${OACL_FUZZ_SECONDS:-12}" \
+      fuzz_binary_check fuzz_binary_file fuzz_init_config ;; # fuzz_binary_data: docs/decisions.md, Open
     *) echo "unknown stage $s" >&2; exit 2 ;;
   esac
 done

@@ -2184,6 +2184,47 @@ ACL_FUNC_VISIBILITY aclError aclrtSwitchStream(void *leftValue, aclrtCondition c
                                                aclrtStream falseStream, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo *info,
                                                   aclrtStream execStream);
+/* ---- Reliability: floating-point overflow (acl-rt-reliability.md 3.5) ------------ */
+
+typedef enum aclrtFloatOverflowMode {
+    ACL_RT_OVERFLOW_MODE_SATURATION = 0, /* Inf results become +-max finite, NaN results become 0 */
+    ACL_RT_OVERFLOW_MODE_INFNAN,         /* IEEE results (Inf/NaN propagate); the default */
+    ACL_RT_OVERFLOW_MODE_UNDEF,          /* not a valid argument */
+} aclrtFloatOverflowMode;
+
+/* Sets the overflow mode that streams created afterwards take. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+
+/* Reports the overflow mode last set (ACL_RT_OVERFLOW_MODE_INFNAN by default). */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
+
+/* Turns overflow reporting of a stream's later kernels on (1) or off (0). */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
+
+/* Reports a stream's overflow switch. */
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag);
+
+/* Queues a task that writes the device's 64-byte overflow status record to outputAddr. */
+ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, aclrtStream stream);
+
+/* Queues a task that clears the device's overflow status. */
+ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
+
+/* Reports the device address of the current context's 512-byte overflow area. */
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetFloatOverflowAddr(void **overflowAddr);
+
+/* aclrtGetOverflowStatus without the API-layer check. */
+ACL_FUNC_VISIBILITY aclError aclrtGetFloatOverflowStatus(void *outputAddr, uint64_t outputSize, aclrtStream stream);
+
+/* Same as aclrtResetOverflowStatus. */
+ACL_FUNC_VISIBILITY aclError aclrtResetFloatOverflowStatus(aclrtStream stream);
+
+/* aclrtGetFloatOverflowStatus with a hardware check mode (ignored by oacl). */
+ACL_FUNC_VISIBILITY aclError aclrtNpuGetFloatOverFlowStatus(void *outputAddr, uint64_t outputSize, uint32_t checkMode,
+                                                            aclrtStream stream);
+
+/* aclrtResetFloatOverflowStatus with a hardware check mode (ignored by oacl). */
+ACL_FUNC_VISIBILITY aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream);
 
 #ifdef __cplusplus
 }

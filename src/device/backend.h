@@ -94,7 +94,16 @@ struct oacl_launch {
     bool aiv;
     void *fault_user;
     void *fault_func;                    /* the function handle, for exception reports */
+    /* Float overflow (reliability chapter 3.5): OACL_LAUNCH_FP_* bits, and
+       what the backend calls once, from the first block that overflowed
+       with OACL_LAUNCH_FP_DETECT, to set the device's overflow status. */
+    uint32_t fp_flags;
+    void (*fp_overflow)(void *arg);
+    void *fp_overflow_arg;
 };
+
+#define OACL_LAUNCH_FP_DETECT 1u   /* the stream's overflow switch was on */
+#define OACL_LAUNCH_FP_SATURATE 2u /* the stream is in saturation mode */
 
 /* How a host range was made visible to the device. */
 enum oacl_map_kind {

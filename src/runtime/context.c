@@ -92,6 +92,7 @@ void oacl_context_teardown(struct oacl_context *ctx)
        calls that still hold the context may reach it safely. */
     oacl_stream_teardown(ctx->default_stream);
     oacl_stream_host_release(ctx->default_stream);
+    oacl_overflow_ctx_release(ctx); /* its work is done: nothing mirrors into the area any more */
     oacl_obj_put(&ctx->obj);
 }
 

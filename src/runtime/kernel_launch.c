@@ -108,6 +108,7 @@ aclError oacl_launch_enqueue(struct oacl_module *module, const struct oacl_kerne
                 .fault_user = ctx,
                 .fault_func = c->func ? c->func->obj.handle : NULL,
             };
+            oacl_overflow_launch(s, &l); /* switch and saturation mode at launch */
             char err[OACL_BACKEND_ERRLEN] = "";
             int brc = 0;
             if (__builtin_expect(s->ri_update != NULL, 0)) { /* aclmdlRICaptureTaskUpdateBegin */

@@ -199,7 +199,18 @@ struct oacl_stream {
     struct oacl_ri_grp *ri_update;      /* update mode: the task group its launches replace */
     uint32_t ri_update_n;               /* launches issued in update mode so far */
     bool ri_internal;                   /* an RI's own stream: takes no work (Decision 28) */
+    uint32_t sat_mode;                  /* aclrtFloatOverflowMode taken at creation (overflow.c) */
 };
+
+/* ---- float overflow (overflow.c) ---- */
+/* The aclrtFloatOverflowMode streams take when they are created. */
+uint32_t oacl_overflow_sat_mode(void);
+/* The stream's effective overflow switch (0 or 1). */
+uint32_t oacl_overflow_switch(const struct oacl_stream *s);
+/* Fills the float-overflow fields of a launch queued on s. */
+void oacl_overflow_launch(const struct oacl_stream *s, struct oacl_launch *l);
+/* Frees ctx's overflow area, if it has one (context teardown). */
+void oacl_overflow_ctx_release(struct oacl_context *ctx);
 
 /* Stops the stream's host thread and drops its subscriptions (the stream's
  * queue is drained). */

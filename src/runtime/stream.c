@@ -57,6 +57,7 @@ aclError oacl_stream_create(struct oacl_context *ctx, bool is_default, uint32_t 
     s->is_default = is_default;
     s->priority = priority;
     s->flags = flags;
+    s->sat_mode = oacl_overflow_sat_mode();
     s->id = (int32_t)__atomic_fetch_add(&dev->next_stream_id, 1, __ATOMIC_RELAXED);
     oacl_backend()->queue_set_id(s->queue, s->id); /* traces and dumps name the stream */
     /* The handle value is kept here: once the stream is linked into its

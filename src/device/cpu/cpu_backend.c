@@ -362,6 +362,10 @@ static int cpu_queue_launch(struct oacl_queue *q, const struct oacl_launch *l, c
     t->args_size = l->args_size;
     t->fault_user = l->fault_user;
     t->fault_func = l->fault_func;
+    t->fp_ctl = l->fp_flags;
+    t->fp_hit = 0;
+    t->fp_overflow = l->fp_overflow;
+    t->fp_overflow_arg = l->fp_overflow_arg;
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }

@@ -95,6 +95,11 @@ struct oacl_task {
     void *fault_user;                /* struct oacl_launch.fault_user */
     void *fault_func;                /* struct oacl_launch.fault_func */
     uint32_t submit_tid;             /* gettid() of the submitting thread */
+    /* float overflow (fp_overflow.c) */
+    uint32_t fp_ctl;                 /* OACL_LAUNCH_FP_* of the launch */
+    uint32_t fp_hit;                 /* atomic: a block overflowed with detection on */
+    void (*fp_overflow)(void *arg);
+    void *fp_overflow_arg;
 };
 
 struct oacl_queue {
@@ -296,6 +301,18 @@ int oacl_cpu_module_load(struct oacl_bdev *dev, const char *path, struct oacl_mo
 void oacl_cpu_module_ref(struct oacl_module *m);
 void oacl_cpu_module_put(struct oacl_module *m);
 void oacl_cpu_module_extent(struct oacl_module *m, void **base, size_t *size);
+/* The checks a kernel image passes before it is handed to the dynamic
+ * loader (ELF headers, segments, exported symbols), alone: for the fuzz
+ * target fuzz_binary_check. */
+int oacl_cpu_module_check_image(const void *data, size_t len, char *err);
+/* The dynamic section and every relocation of an ELF image lie inside its
+ * segments (elf_check.c): 0, or -1 with the reason in why. */
+int oacl_cpu_elf_check_dynamic(const unsigned char *img, size_t len, char *why, size_t cap);
+/* dlopen(path, RTLD_NOW | RTLD_LOCAL) of a kernel binary; with probe_first
+ * the object is test-loaded (touch(dl) reads what the real load will read,
+ * then it is unloaded) in a child process first and refused if that
+ * crashes (load_probe.c). NULL with the reason in why on failure. */
+void *oacl_cpu_safe_dlopen(const char *path, bool probe_first, void (*touch)(void *dl), char *why, size_t cap);
 uint32_t oacl_cpu_module_ranges(struct oacl_module *m, struct oacl_module_range *out, uint32_t max);
 int oacl_cpu_module_global(struct oacl_module *m, const char *name, void **addr, size_t *size);
 

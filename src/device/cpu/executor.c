@@ -31,6 +31,7 @@
 #include "common/futex.h"
 #include "common/log.h"
 #include "device/cpu/fault.h"
+#include "device/cpu/fp_overflow.h"
 #include "device/cpu/soc_profile.h"
 
 #define DEFAULT_WORKER_SPIN_US 200
@@ -198,14 +199,23 @@ static struct oacl_task *finish_task(struct oacl_task *t)
         }
     }
 
+    /* Saturation-mode overflow: "success with overflow", reported like a
+       failure but below any real one, with no callbacks or STOP effect. */
+    const int overflow = !failed && __builtin_expect(t->fp_ctl != 0, 0) ? oacl_fp_task_code(t) : 0;
+
     bool publish = false;
     pthread_mutex_lock(&g_exec.lock);
     q->head = t->next;
     if (!q->head)
         q->tail = NULL;
-    if (failed && !q->fault) {
+    if (failed && (!q->fault || oacl_fp_is_overflow_code(q->fault))) {
         q->fault = failed;
         snprintf(q->fault_msg, sizeof(q->fault_msg), "%s", t->fail_msg);
+    }
+    if (overflow && !q->fault) {
+        q->fault = overflow;
+        snprintf(q->fault_msg, sizeof(q->fault_msg), "kernel '%s' overflowed (saturation mode, results clamped)",
+                 t->kernel ? t->kernel->name : "?");
     }
     __atomic_store_n(&q->completed, q->head ? q->head->seq - 1 : q->submitted, __ATOMIC_RELEASE);
     struct oacl_task *next = head_changed_locked(q, &publish);

@@ -32,6 +32,7 @@
 #include "device/cpu/cpu_device.h"
 #include "device/cpu/fault.h"
 #include "device/cpu/kill_point.h"
+#include "device/cpu/fp_overflow.h"
 
 /* Largest unified buffer of any profile (256 KiB); one per executing thread. */
 #define UB_CAPACITY (256u * 1024u)
@@ -408,6 +409,10 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     bool ok;
     uint32_t cpu_ret = 0;
     const struct oacl_cpu_kernel *ck = NULL;
+    const uint32_t fp = t->fp_ctl; /* float overflow detection / saturation */
+    fexcept_t fe_saved;
+    if (__builtin_expect(fp != 0, 0))
+        oacl_fp_block_begin(fp, &fe_saved);
     if (t->kernel->entry == oacl_cpu_kernel_entry) {
         /* A CPU kernel: its return value says whether the block failed. */
         ck = (const struct oacl_cpu_kernel *)t->kernel;
@@ -430,6 +435,8 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
         oacl_exec_task_fail(t, ACL_ERROR_RT_AICPU_EXCEPTION, msg);
     }
     oacl_tls_kill = NULL;
+    if (__builtin_expect(fp != 0, 0))
+        oacl_fp_block_end(t, &fe_saved);
     tls_block = NULL;
     if (observed)
         oacl_cpu_block_end(t, unit, observed, true);

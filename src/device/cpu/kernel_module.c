@@ -148,6 +148,16 @@ static int check_elf(const char *path, const struct image *img, char *err)
     return ACL_SUCCESS;
 }
 
+/* What the dynamic loader will write (elf_check.c), for an image about to
+ * be loaded (not for objects the program already has loaded). */
+static int check_loadable(const char *path, const struct image *img, char *err)
+{
+    char why[256];
+    if (oacl_cpu_elf_check_dynamic(img->data, img->len, why, sizeof(why)) != 0)
+        return fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "kernel binary '%s' is corrupt: %s", path, why);
+    return ACL_SUCCESS;
+}
+
 /* ---- layout: segments and exported data objects -------------------------------- */
 
 /* The exported symbols of the image's .dynsym: defined data objects with
@@ -264,6 +274,45 @@ static int compute_ranges(const struct image *img, struct oacl_module *m, uintpt
 #define MFD_EXEC 0x0010U
 #endif
 
+/* In the test load (load_probe.c): reads everything of the descriptor that
+ * check_desc and the kernel table will read, so that a descriptor with
+ * damaged pointers fails there rather than here. */
+static bool desc_aligned(const struct oacl_kernel_binary_desc *d)
+{
+    return (uintptr_t)d % _Alignof(struct oacl_kernel_binary_desc) == 0;
+}
+
+static bool kernels_aligned(const struct oacl_kernel_binary_desc *d)
+{
+    if ((uintptr_t)d->kernels % _Alignof(struct oacl_kernel_desc))
+        return false;
+    for (uint32_t i = 0; d->kernels && i < d->num_kernels; i++)
+        if ((uintptr_t)d->kernels[i].param_sizes % _Alignof(uint32_t))
+            return false;
+    return true;
+}
+
+static void touch_desc(void *dl)
+{
+    const struct oacl_kernel_binary_desc *d = dlsym(dl, OACL_KBIN_SYMBOL);
+    if (!d || !desc_aligned(d) || d->magic != OACL_KBIN_MAGIC || d->abi_version != OACL_KBIN_ABI_VERSION ||
+        !kernels_aligned(d))
+        return;
+    volatile size_t sink = 0;
+    if (d->machine)
+        sink += strlen(d->machine);
+    if (d->soc_name)
+        sink += strlen(d->soc_name);
+    for (uint32_t i = 0; d->kernels && i < d->num_kernels; i++) {
+        const struct oacl_kernel_desc *k = &d->kernels[i];
+        if (k->name)
+            sink += strlen(k->name);
+        for (uint32_t j = 0; k->param_sizes && j < k->num_params && j < OACL_KERNEL_MAX_PARAMS; j++)
+            sink += k->param_sizes[j];
+    }
+    (void)sink;
+}
+
 /* Serialises "is this file loaded already?" with the load that follows. */
 static pthread_mutex_t g_load_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -310,12 +359,11 @@ static void *open_copy(const char *path, const struct image *img, struct oacl_mo
         if (write_all(fd, img)) {
             char p[64];
             snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
-            void *dl = dlopen(p, RTLD_NOW | RTLD_LOCAL);
+            void *dl = oacl_cpu_safe_dlopen(p, !m->cpu_library, touch_desc, why, sizeof(why));
             if (dl) {
                 m->copy_fd = fd;
                 return dl;
             }
-            snprintf(why, sizeof(why), "%s", dlerror());
         } else {
             snprintf(why, sizeof(why), "writing a memfd: %s", strerror(errno));
         }
@@ -332,14 +380,16 @@ static void *open_copy(const char *path, const struct image *img, struct oacl_mo
     fd = mkostemp(tmpl, O_CLOEXEC);
     if (fd >= 0) {
         bool ok = write_all(fd, img);
+        int werr = errno;
         close(fd);
-        void *dl = ok ? dlopen(tmpl, RTLD_NOW | RTLD_LOCAL) : NULL;
+        char why2[320] = "";
+        void *dl = ok ? oacl_cpu_safe_dlopen(tmpl, !m->cpu_library, touch_desc, why2, sizeof(why2)) : NULL;
         if (dl) {
             m->copy_path = tmpl;
             return dl;
         }
         size_t used = strlen(why);
-        snprintf(why + used, sizeof(why) - used, "; from %s: %s", tmpl, ok ? dlerror() : strerror(errno));
+        snprintf(why + used, sizeof(why) - used, "; from %s: %s", tmpl, ok ? why2 : strerror(werr));
         unlink(tmpl);
     }
     free(tmpl);
@@ -372,9 +422,10 @@ static void *open_instance(const char *path, const struct image *img, struct oac
         dlclose(dl);
         dl = open_copy(path, img, m, err);
     } else {
-        dl = dlopen(p, RTLD_NOW | RTLD_LOCAL);
+        char why[320] = "";
+        dl = oacl_cpu_safe_dlopen(p, !m->cpu_library, touch_desc, why, sizeof(why));
         if (!dl)
-            fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "cannot load kernel binary '%s': %s", path, dlerror());
+            fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "cannot load kernel binary '%s': %s", path, why);
     }
     pthread_mutex_unlock(&g_load_lock);
     free(dl_path);
@@ -402,15 +453,45 @@ static void module_free(struct oacl_module *m)
     free(m);
 }
 
-static int check_desc(const struct oacl_kernel_binary_desc *d, const char *path, const struct oacl_bdev *dev,
-                      char *err)
+/* [p, p+n) lies in one of the module's segments. */
+static bool in_module(const struct oacl_module *m, const void *p, size_t n)
+{
+    const uintptr_t a = (uintptr_t)p;
+    for (uint32_t i = 0; i < m->num_ranges; i++) {
+        const uintptr_t b = (uintptr_t)m->ranges[i].base;
+        if (a >= b && n <= m->ranges[i].size && a - b <= m->ranges[i].size - n)
+            return true;
+    }
+    return false;
+}
+
+/* A NUL-terminated string inside one of the module's segments. */
+static bool str_in_module(const struct oacl_module *m, const char *s)
+{
+    const uintptr_t a = (uintptr_t)s;
+    for (uint32_t i = 0; s && i < m->num_ranges; i++) {
+        const uintptr_t b = (uintptr_t)m->ranges[i].base;
+        if (a >= b && a - b < m->ranges[i].size)
+            return memchr(s, 0, m->ranges[i].size - (a - b)) != NULL;
+    }
+    return false;
+}
+
+static int check_desc(const struct oacl_kernel_binary_desc *d, const struct oacl_module *m, const char *path,
+                      const struct oacl_bdev *dev, char *err)
 {
     const int rc = ACL_ERROR_RT_PARAM_INVALID;
+    if (!desc_aligned(d))
+        return fmt_err(err, rc, "kernel binary '%s' is corrupt (its descriptor is misaligned)", path);
+    if (!in_module(m, d, sizeof(*d)))
+        return fmt_err(err, rc, "kernel binary '%s' is corrupt (its descriptor lies outside it)", path);
     if (d->magic != OACL_KBIN_MAGIC)
         return fmt_err(err, rc, "'%s' is not a kernel binary (bad descriptor magic)", path);
     if (d->abi_version != OACL_KBIN_ABI_VERSION)
         return fmt_err(err, rc, "kernel binary '%s' uses kernel ABI %u; this runtime supports %u: rebuild it", path,
                        d->abi_version, OACL_KBIN_ABI_VERSION);
+    if ((d->machine && !str_in_module(m, d->machine)) || (d->soc_name && !str_in_module(m, d->soc_name)))
+        return fmt_err(err, rc, "kernel binary '%s' is corrupt (its descriptor's names lie outside it)", path);
     if (!d->machine || strcmp(d->machine, HOST_MACHINE) != 0)
         return fmt_err(err, rc, "kernel binary '%s' was built for another device (machine %s, this device runs %s)",
                        path, d->machine ? d->machine : "?", HOST_MACHINE);
@@ -422,9 +503,16 @@ static int check_desc(const struct oacl_kernel_binary_desc *d, const char *path,
                        dev->npu_arch);
     if (d->num_kernels == 0 || !d->kernels)
         return fmt_err(err, rc, "kernel binary '%s' contains no kernels", path);
+    if ((uint64_t)d->num_kernels * sizeof(*d->kernels) > SIZE_MAX / 2 ||
+        !in_module(m, d->kernels, (size_t)d->num_kernels * sizeof(*d->kernels)))
+        return fmt_err(err, rc, "kernel binary '%s' is corrupt (its kernel table lies outside it)", path);
+    if (!kernels_aligned(d))
+        return fmt_err(err, rc, "kernel binary '%s' is corrupt (its kernel table is misaligned)", path);
     for (uint32_t i = 0; i < d->num_kernels; i++) {
         const struct oacl_kernel_desc *k = &d->kernels[i];
-        if (!k->name || !k->entry || k->num_params > OACL_KERNEL_MAX_PARAMS || (k->num_params && !k->param_sizes))
+        if (!k->name || !k->entry || k->num_params > OACL_KERNEL_MAX_PARAMS || (k->num_params && !k->param_sizes) ||
+            !str_in_module(m, k->name) ||
+            (k->num_params && !in_module(m, k->param_sizes, k->num_params * sizeof(*k->param_sizes))))
             return fmt_err(err, rc, "kernel binary '%s' has a malformed entry for kernel %u", path, i);
     }
     return ACL_SUCCESS;
@@ -447,6 +535,8 @@ static int load_image(struct oacl_bdev *dev, struct image *img, const char *path
     pthread_mutex_init(&m->cpu_lock, NULL);
     bool has_desc = false;
     int rc = check_elf(name, img, err);
+    if (rc == ACL_SUCCESS && !cpu_library)
+        rc = check_loadable(name, img, err);
     if (rc == ACL_SUCCESS && read_objects(img, m, &has_desc) != ACL_SUCCESS)
         rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
     /* Without the descriptor symbol nothing of the file runs: loading any
@@ -462,6 +552,12 @@ static int load_image(struct oacl_bdev *dev, struct image *img, const char *path
         if (!m->dl)
             rc = ACL_ERROR_RT_PARAM_INVALID;
     }
+    /* The segments first: the descriptor's pointers must point into them. */
+    struct link_map *lm = NULL;
+    if (rc == ACL_SUCCESS && (dlinfo(m->dl, RTLD_DI_LINKMAP, &lm) != 0 || !lm))
+        rc = fmt_err(err, ACL_ERROR_RT_INTERNAL_ERROR, "cannot find where kernel binary '%s' was loaded", name);
+    if (rc == ACL_SUCCESS && compute_ranges(img, m, (uintptr_t)lm->l_addr) != ACL_SUCCESS)
+        rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
     const struct oacl_kernel_binary_desc *d = NULL;
     if (rc == ACL_SUCCESS && !cpu_library) {
         d = dlsym(m->dl, OACL_KBIN_SYMBOL);
@@ -470,16 +566,11 @@ static int load_image(struct oacl_bdev *dev, struct image *img, const char *path
                          "'%s' is not a kernel binary (a shared object without the %s descriptor)", name,
                          OACL_KBIN_SYMBOL);
         else
-            rc = check_desc(d, name, dev, err);
+            rc = check_desc(d, m, name, dev, err);
     }
-    struct link_map *lm = NULL;
-    if (rc == ACL_SUCCESS && (dlinfo(m->dl, RTLD_DI_LINKMAP, &lm) != 0 || !lm))
-        rc = fmt_err(err, ACL_ERROR_RT_INTERNAL_ERROR, "cannot find where kernel binary '%s' was loaded", name);
-    if (rc == ACL_SUCCESS && compute_ranges(img, m, (uintptr_t)lm->l_addr) != ACL_SUCCESS)
-        rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
     free(img->data);
     img->data = NULL;
-    uint32_t nk = d ? d->num_kernels : 0;
+    uint32_t nk = rc == ACL_SUCCESS && d ? d->num_kernels : 0; /* d is only trusted once checked */
     if (rc == ACL_SUCCESS) {
         m->infos = calloc(nk ? nk : 1, sizeof(*m->infos));
         m->path = strdup(name);
@@ -519,6 +610,26 @@ int oacl_cpu_module_load(struct oacl_bdev *dev, const char *path, struct oacl_mo
     if (rc)
         return rc;
     return load_image(dev, &img, path, path, false, out, kernels, num_kernels, err);
+}
+
+int oacl_cpu_module_check_image(const void *data, size_t len, char *err)
+{
+    struct image img = {.data = (unsigned char *)(uintptr_t)data, .len = len};
+    struct oacl_module *m = calloc(1, sizeof(*m));
+    if (!m)
+        return fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
+    m->copy_fd = -1;
+    pthread_mutex_init(&m->cpu_lock, NULL);
+    bool has_desc = false;
+    int rc = check_elf("image", &img, err);
+    if (rc == ACL_SUCCESS)
+        rc = check_loadable("image", &img, err);
+    if (rc == ACL_SUCCESS && read_objects(&img, m, &has_desc) != ACL_SUCCESS)
+        rc = fmt_err(err, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of memory");
+    if (rc == ACL_SUCCESS && !has_desc && m->strtab)
+        rc = fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "no descriptor");
+    module_free(m);
+    return rc;
 }
 
 int oacl_cpu_module_load_data(struct oacl_bdev *dev, const void *data, size_t len, const char *name, bool cpu_library,

@@ -8,6 +8,7 @@
  * same answer and a compare-and-swap keeps whichever landed first, so no
  * lock is needed. Each later call costs one load and an indirect call.
  */
+#include <fenv.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -17,6 +18,7 @@
 
 #include "common/fp16.h"
 #include "device/cpu/kill_point.h"
+#include "device/cpu/fp_overflow.h"
 #include "device/cpu/vec_ops_impl.h"
 #include "oacl/kernel_abi.h"
 
@@ -257,14 +259,44 @@ OACL_KAPI void oacl_memmove(void *dst, const void *src, size_t n)
     memmove(dst, src, n);
 }
 
+/* ---- float overflow slow path (fp_overflow.c): jobs for oacl_fp_map -------- */
+
+/* Binary operations and the typed adds: results off..off+m-1. */
+struct bin_job {
+    oacl_vbin_fn f;
+    const unsigned char *a, *b;
+    size_t es;
+};
+static void bin_compute(const void *job, void *tmp, size_t off, size_t m)
+{
+    const struct bin_job *j = job;
+    j->f(tmp, j->a + off * j->es, j->b + off * j->es, m);
+}
+static void vadd_f16_fn(void *d, const void *a, const void *b, size_t n) { vec_ops()->vadd_f16(d, a, b, n); }
+static void vadd_f32_fn(void *d, const void *a, const void *b, size_t n) { vec_ops()->vadd_f32(d, a, b, n); }
+
+#define FP_SLOW __attribute__((noinline, cold))
+
+FP_SLOW static void fp_binary(oacl_vbin_fn f, int dtype, void *dst, const void *a, const void *b, size_t n)
+{
+    const struct bin_job j = {f, a, b, dtype == OACL_DT_F32 ? 4u : 2u};
+    oacl_fp_map(dtype, dst, n, dtype, a, 1, b, 1, bin_compute, &j);
+}
+
 OACL_KAPI void oacl_vadd_f16(uint16_t *dst, const uint16_t *a, const uint16_t *b, size_t n)
 {
-    vec_ops()->vadd_f16(dst, a, b, n);
+    if (oacl_fp_active())
+        fp_binary(vadd_f16_fn, OACL_DT_F16, dst, a, b, n);
+    else
+        vec_ops()->vadd_f16(dst, a, b, n);
 }
 
 OACL_KAPI void oacl_vadd_f32(float *dst, const float *a, const float *b, size_t n)
 {
-    vec_ops()->vadd_f32(dst, a, b, n);
+    if (oacl_fp_active())
+        fp_binary(vadd_f32_fn, OACL_DT_F32, dst, a, b, n);
+    else
+        vec_ops()->vadd_f32(dst, a, b, n);
 }
 
 OACL_KAPI void oacl_vadd_i32(int32_t *dst, const int32_t *a, const int32_t *b, size_t n)
@@ -282,9 +314,22 @@ OACL_KAPI void oacl_cvt_f16_to_f32(float *dst, const uint16_t *src, size_t n)
     vec_ops()->cvt_f16_to_f32(dst, src, n);
 }
 
+static void cvt_compute(const void *job, void *tmp, size_t off, size_t m)
+{
+    vec_ops()->cvt_f32_to_f16(tmp, (const float *)job + off, m);
+}
+
+FP_SLOW static void fp_cvt_f32_to_f16(uint16_t *dst, const float *src, size_t n)
+{
+    oacl_fp_map(OACL_DT_F16, dst, n, OACL_DT_F32, src, 1, NULL, 0, cvt_compute, src);
+}
+
 OACL_KAPI void oacl_cvt_f32_to_f16(uint16_t *dst, const float *src, size_t n)
 {
-    vec_ops()->cvt_f32_to_f16(dst, src, n);
+    if (oacl_fp_active())
+        fp_cvt_f32_to_f16(dst, src, n);
+    else
+        vec_ops()->cvt_f32_to_f16(dst, src, n);
 }
 
 /* ---- generic primitives ------------------------------------------------------ */
@@ -317,7 +362,10 @@ OACL_KAPI int oacl_vbinary(int op, int dtype, void *dst, const void *a, const vo
     oacl_vbin_fn f = bin_fn(op, dtype);
     if (!f)
         return -1;
-    f(dst, a, b, n);
+    if (oacl_fp_active() && oacl_fp_is_float(dtype))
+        fp_binary(f, dtype, dst, a, b, n);
+    else
+        f(dst, a, b, n);
     return 0;
 }
 
@@ -356,7 +404,7 @@ static inline float f32_un(int op, float x)
     return r != r ? oacl_f32_nan(x, 0.0f) : r;
 }
 
-OACL_KAPI int oacl_vunary(int op, int dtype, void *dst, const void *src, size_t n)
+static int vunary_impl(int op, int dtype, void *dst, const void *src, size_t n)
 {
     oacl_kernel_kill_point();
     if (op < OACL_VOP_EXP || op > OACL_VOP_RECIP)
@@ -391,7 +439,7 @@ OACL_KAPI int oacl_vunary(int op, int dtype, void *dst, const void *src, size_t 
     }
 }
 
-OACL_KAPI int oacl_vscalar(int op, int dtype, void *dst, const void *src, const void *scalar, size_t n)
+static int vscalar_impl(int op, int dtype, void *dst, const void *src, const void *scalar, size_t n)
 {
     oacl_kernel_kill_point();
     const size_t es = dtype_size(dtype);
@@ -443,7 +491,7 @@ OACL_KAPI int oacl_vscalar(int op, int dtype, void *dst, const void *src, const 
     return 0;
 }
 
-OACL_KAPI int oacl_vreduce(int op, int dtype, void *dst, const void *src, size_t n, int with_index)
+static int vreduce_impl(int op, int dtype, void *dst, const void *src, size_t n, int with_index)
 {
     if ((dtype != OACL_DT_F16 && dtype != OACL_DT_F32) || op < OACL_VOP_REDUCE_SUM || op > OACL_VOP_REDUCE_MIN ||
         (with_index && op == OACL_VOP_REDUCE_SUM))
@@ -502,6 +550,80 @@ OACL_KAPI int oacl_vreduce(int op, int dtype, void *dst, const void *src, size_t
         }
     }
     return 0;
+}
+
+/* Unary and scalar operations, chunked for the overflow slow path. */
+struct op_job {
+    int op, dtype;
+    const unsigned char *src;
+    const void *scalar;
+    size_t es;
+};
+static void unary_compute(const void *job, void *tmp, size_t off, size_t m)
+{
+    const struct op_job *j = job;
+    (void)vunary_impl(j->op, j->dtype, tmp, j->src + off * j->es, m);
+}
+static void scalar_compute(const void *job, void *tmp, size_t off, size_t m)
+{
+    const struct op_job *j = job;
+    (void)vscalar_impl(j->op, j->dtype, tmp, j->src + off * j->es, j->scalar, m);
+}
+
+/* Each public entry: the unchanged implementation, unless the running block
+   detects or saturates float overflow. A call with n = 0 validates the
+   combination without writing anything. */
+FP_SLOW static int fp_vunary(int op, int dtype, void *dst, const void *src, size_t n)
+{
+    if (vunary_impl(op, dtype, dst, src, 0))
+        return -1;
+    const struct op_job j = {op, dtype, src, NULL, dtype == OACL_DT_F32 ? 4u : 2u};
+    oacl_fp_map(dtype, dst, n, dtype, src, 1, NULL, 0, unary_compute, &j);
+    return 0;
+}
+
+OACL_KAPI int oacl_vunary(int op, int dtype, void *dst, const void *src, size_t n)
+{
+    if (!oacl_fp_active() || !oacl_fp_is_float(dtype))
+        return vunary_impl(op, dtype, dst, src, n);
+    return fp_vunary(op, dtype, dst, src, n);
+}
+
+FP_SLOW static int fp_vscalar(int op, int dtype, void *dst, const void *src, const void *scalar, size_t n)
+{
+    if (vscalar_impl(op, dtype, dst, src, scalar, 0))
+        return -1;
+    const struct op_job j = {op, dtype, src, scalar, dtype == OACL_DT_F32 ? 4u : 2u};
+    oacl_fp_map(dtype, dst, n, dtype, src, 1, scalar, 0, scalar_compute, &j);
+    return 0;
+}
+
+OACL_KAPI int oacl_vscalar(int op, int dtype, void *dst, const void *src, const void *scalar, size_t n)
+{
+    if (!oacl_fp_active() || !oacl_fp_is_float(dtype) || op == OACL_VOP_DUP)
+        return vscalar_impl(op, dtype, dst, src, scalar, n);
+    return fp_vscalar(op, dtype, dst, src, scalar, n);
+}
+
+FP_SLOW static int fp_vreduce(int op, int dtype, void *dst, const void *src, size_t n, int with_index)
+{
+    if (vreduce_impl(op, dtype, dst, src, 0, with_index))
+        return -1;
+    fexcept_t saved;
+    fegetexceptflag(&saved, FE_ALL_EXCEPT);
+    _Alignas(8) unsigned char res[8];
+    (void)vreduce_impl(op, dtype, res, src, n, with_index);
+    oacl_fp_reduce_check(dtype, res, src, n);
+    memcpy(dst, res, (with_index ? 2u : 1u) * (dtype == OACL_DT_F32 ? 4u : 2u));
+    fesetexceptflag(&saved, FE_ALL_EXCEPT);
+    return 0;
+}
+
+OACL_KAPI int oacl_vreduce(int op, int dtype, void *dst, const void *src, size_t n, int with_index)
+{
+    if (!oacl_fp_active() || n == 0)
+        return vreduce_impl(op, dtype, dst, src, n, with_index);
+    return fp_vreduce(op, dtype, dst, src, n, with_index);
 }
 
 /* ---- casts -------------------------------------------------------------------- */
@@ -649,16 +771,16 @@ static int64_t to_int(double x, int mode, int64_t lo, int64_t hi)
     return (int64_t)r;
 }
 
-OACL_KAPI int oacl_vcast(int dt, int st, int mode, void *dst, const void *src, size_t n)
+static int vcast_impl(int dt, int st, int mode, void *dst, const void *src, size_t n)
 {
     if (mode < 0 || mode > OACL_ROUND_ODD || !(cast_modes(dt, st) & CAST_M(mode)))
         return -1;
     if (st == OACL_DT_F16 && dt == OACL_DT_F32) {
-        oacl_cvt_f16_to_f32(dst, src, n);
+        vec_ops()->cvt_f16_to_f32(dst, src, n);
         return 0;
     }
     if (st == OACL_DT_F32 && dt == OACL_DT_F16 && (mode == OACL_ROUND_NONE || mode == OACL_ROUND_RINT)) {
-        oacl_cvt_f32_to_f16(dst, src, n);
+        vec_ops()->cvt_f32_to_f16(dst, src, n);
         return 0;
     }
     const size_t ss = dtype_size(st), ds = dtype_size(dt);
@@ -732,4 +854,31 @@ OACL_KAPI int oacl_vcast(int dt, int st, int mode, void *dst, const void *src, s
         }
     }
     return 0;
+}
+
+struct cast_job {
+    int dt, st, mode;
+    const unsigned char *src;
+    size_t ss;
+};
+static void cast_compute(const void *job, void *tmp, size_t off, size_t m)
+{
+    const struct cast_job *j = job;
+    (void)vcast_impl(j->dt, j->st, j->mode, tmp, j->src + off * j->ss, m);
+}
+
+FP_SLOW static int fp_vcast(int dt, int st, int mode, void *dst, const void *src, size_t n)
+{
+    if (vcast_impl(dt, st, mode, dst, src, 0))
+        return -1;
+    const struct cast_job j = {dt, st, mode, src, dtype_size(st)};
+    oacl_fp_map(dt, dst, n, st, src, 1, NULL, 0, cast_compute, &j);
+    return 0;
+}
+
+OACL_KAPI int oacl_vcast(int dt, int st, int mode, void *dst, const void *src, size_t n)
+{
+    if (!oacl_fp_active() || !oacl_fp_is_float(dt))
+        return vcast_impl(dt, st, mode, dst, src, n);
+    return fp_vcast(dt, st, mode, dst, src, n);
 }

@@ -1,0 +1,235 @@
+/*
+ * Corrupt kernel binaries are refused, never crash the process (found by
+ * fuzz/fuzz_binary_*): relocations that point outside the object, a
+ * constructor or destructor that faults, a descriptor whose kernel table
+ * points nowhere, and the inputs the fuzzer found. From a file and from
+ * memory; the device keeps working afterwards.
+ */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_support.h"
+
+static unsigned char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    assert_true(n > 0);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *data = malloc((size_t)n);
+    assert_non_null(data);
+    assert_int_equal(fread(data, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return data;
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+/* Loads `data` from memory and from a file: both refused with 107000 and a
+ * message containing `why`; then a good kernel binary still loads. */
+static void expect_refused(const unsigned char *data, size_t len, const char *why)
+{
+    aclrtBinHandle h = NULL;
+    ACL_ERR(aclrtBinaryLoadFromData(data, len, NULL, &h), ACL_ERROR_RT_PARAM_INVALID, why);
+    aclrtBinary b = aclrtCreateBinary(data, len);
+    assert_non_null(b);
+    ACL_ERR(aclrtBinaryLoad(b, &h), ACL_ERROR_RT_PARAM_INVALID, why);
+    ACL_OK(aclrtDestroyBinary(b));
+    char path[] = "/tmp/oacl-corrupt-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    write_file(path, data, len);
+    ACL_ERR(aclrtBinaryLoadFromFile(path, NULL, &h), ACL_ERROR_RT_PARAM_INVALID, why);
+    unlink(path);
+    /* Nothing is left broken. */
+    aclrtBinHandle good;
+    aclrtFuncHandle f;
+    test_load("add_c", "add_custom", &good, &f);
+    ACL_OK(aclrtBinaryUnLoad(good));
+}
+
+static void expect_file_refused(const char *name, const char *why)
+{
+    size_t len;
+    unsigned char *data = read_file(oacl_test_kernel_path(name), &len);
+    expect_refused(data, len, why);
+    free(data);
+}
+
+static void test_constructor_faults(void **state)
+{
+    (void)state;
+    expect_file_refused("corrupt_ctor", "crashes the loader");
+}
+
+static void test_destructor_faults(void **state)
+{
+    (void)state;
+    expect_file_refused("corrupt_dtor", "crashes the loader");
+}
+
+static void test_descriptor_points_nowhere(void **state)
+{
+    (void)state;
+    expect_file_refused("corrupt_desc", "crashes the loader");
+}
+
+/* A dynamic relocation whose target lies outside the object: the loader
+ * would write there (into another object's memory, when it is mapped). */
+static void test_relocation_outside(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
+    Elf64_Ehdr eh;
+    memcpy(&eh, data, sizeof(eh));
+    bool patched = false;
+    for (unsigned i = 0; i < eh.e_shnum && !patched; i++) {
+        Elf64_Shdr sh;
+        memcpy(&sh, data + eh.e_shoff + (size_t)i * sizeof(sh), sizeof(sh));
+        if (sh.sh_type != SHT_RELA || sh.sh_size < sizeof(Elf64_Rela))
+            continue;
+        for (size_t off = sh.sh_offset; off + sizeof(Elf64_Rela) <= sh.sh_offset + sh.sh_size; off += sizeof(Elf64_Rela)) {
+            Elf64_Rela r;
+            memcpy(&r, data + off, sizeof(r));
+            if (ELF64_R_TYPE(r.r_info) != R_X86_64_RELATIVE)
+                continue;
+            r.r_offset = 0x7f0000000000ull;
+            memcpy(data + off, &r, sizeof(r));
+            patched = true;
+            break;
+        }
+    }
+    assert_true(patched);
+    expect_refused(data, len, "writes at 0x7f0000000000, outside its segments");
+    free(data);
+}
+
+/* The first relocation of the table, which DT_RELACOUNT says is relative,
+ * made another type: the loader would apply it as a relative one. */
+static void test_relative_count_lies(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
+    Elf64_Ehdr eh;
+    memcpy(&eh, data, sizeof(eh));
+    bool patched = false;
+    for (unsigned i = 0; i < eh.e_shnum && !patched; i++) {
+        Elf64_Shdr sh;
+        memcpy(&sh, data + eh.e_shoff + (size_t)i * sizeof(sh), sizeof(sh));
+        if (sh.sh_type != SHT_RELA || sh.sh_size < sizeof(Elf64_Rela))
+            continue;
+        Elf64_Rela r;
+        memcpy(&r, data + sh.sh_offset, sizeof(r));
+        if (ELF64_R_TYPE(r.r_info) != R_X86_64_RELATIVE)
+            continue;
+        r.r_info = ELF64_R_INFO(0, R_X86_64_64);
+        memcpy(data + sh.sh_offset, &r, sizeof(r));
+        patched = true;
+    }
+    assert_true(patched);
+    expect_refused(data, len, "is not relative");
+    free(data);
+}
+
+/* A text segment whose memory grows over the data segment. */
+static void test_segments_overlap(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
+    Elf64_Ehdr eh;
+    memcpy(&eh, data, sizeof(eh));
+    bool patched = false;
+    for (unsigned i = 0; i < eh.e_phnum && !patched; i++) {
+        Elf64_Phdr ph;
+        memcpy(&ph, data + eh.e_phoff + (size_t)i * sizeof(ph), sizeof(ph));
+        if (ph.p_type != PT_LOAD)
+            continue;
+        ph.p_memsz += 0x100000;
+        memcpy(data + eh.e_phoff + (size_t)i * sizeof(ph), &ph, sizeof(ph));
+        patched = true;
+    }
+    assert_true(patched);
+    expect_refused(data, len, "overlap");
+    free(data);
+}
+
+/* A thread-local storage image larger than its segment: the loader would
+ * zero-fill "up to" a smaller size in every thread's block. */
+static void test_tls_malformed(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
+    Elf64_Ehdr eh;
+    memcpy(&eh, data, sizeof(eh));
+    bool patched = false;
+    for (unsigned i = 0; i < eh.e_phnum && !patched; i++) {
+        Elf64_Phdr ph;
+        memcpy(&ph, data + eh.e_phoff + (size_t)i * sizeof(ph), sizeof(ph));
+        if (ph.p_type != PT_GNU_STACK)
+            continue;
+        ph.p_type = PT_TLS;
+        ph.p_filesz = 0x100;
+        ph.p_memsz = 0x10;
+        ph.p_align = 8;
+        memcpy(data + eh.e_phoff + (size_t)i * sizeof(ph), &ph, sizeof(ph));
+        patched = true;
+    }
+    assert_true(patched);
+    expect_refused(data, len, "thread-local storage");
+    free(data);
+}
+
+/* The inputs the fuzzer found (fuzz/corpus/: regress-*.bin). */
+static void test_fuzzer_findings(void **state)
+{
+    (void)state;
+    static const char *const found[] = {
+        OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_data/regress-bad-relocation.bin",
+        OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_file/regress-null-destructor.bin",
+        OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_data/regress-misaligned-descriptor.bin",
+        OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_file/regress-descriptor-names-outside.bin",
+    };
+    for (size_t i = 0; i < sizeof(found) / sizeof(found[0]); i++) {
+        size_t len;
+        print_message("%s\n", found[i]);
+        unsigned char *data = read_file(found[i], &len);
+        expect_refused(data, len, "corrupt");
+        free(data);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_constructor_faults),
+        cmocka_unit_test(test_destructor_faults),
+        cmocka_unit_test(test_descriptor_points_nowhere),
+        cmocka_unit_test(test_relocation_outside),
+        cmocka_unit_test(test_relative_count_lies),
+        cmocka_unit_test(test_segments_overlap),
+        cmocka_unit_test(test_tls_malformed),
+        cmocka_unit_test(test_fuzzer_findings),
+    };
+    if (aclrtSetDevice(0) != ACL_SUCCESS)
+        return 1;
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    aclrtResetDeviceForce(0);
+    return rc;
+}
