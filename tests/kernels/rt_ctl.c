@@ -34,3 +34,14 @@ __global__ __aicore__ void spin_copy(GM_ADDR gate, GM_ADDR started, GM_ADDR done
         oacl_memmove(&b, &a, sizeof(a));
     ((__gm__ uint32_t *)done)[idx] = (uint32_t)b;
 }
+
+/* As spin_until, but its loop calls nothing: only the kill signal can
+ * interrupt it. */
+__global__ __aicore__ void spin_plain(GM_ADDR gate, GM_ADDR started, GM_ADDR done)
+{
+    uint32_t idx = (uint32_t)oacl_get_block_idx();
+    __atomic_store_n(&((__gm__ uint32_t *)started)[idx], 1u, __ATOMIC_RELEASE);
+    while (__atomic_load_n((__gm__ uint64_t *)gate, __ATOMIC_ACQUIRE) == 0)
+        ;
+    ((__gm__ uint32_t *)done)[idx] = 1;
+}

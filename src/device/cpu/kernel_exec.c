@@ -55,6 +55,7 @@ struct exec_thread {
     uintptr_t pc;                       /* instruction address, 0: unknown */
     int access;                         /* enum oacl_fault_access */
     uint64_t deadline_ns;               /* atomic: watchdog deadline of the block, 0: none */
+    struct oacl_task *task;             /* atomic: the task whose block runs, NULL: none */
     pthread_t self;
     struct exec_thread *prev, *next;    /* every executing thread (g_threads_lock) */
     void *altstack;
@@ -181,10 +182,17 @@ OACL_KAPI struct oacl_block_ctx *oacl_block(void)
 
 void oacl_kernel_interrupt(struct oacl_task *t)
 {
-    /* Cooperative for now: the flag is enough for blocks that call the
-       kernel API; a signal-based interruption of the threads running t's
-       blocks plugs in here. */
-    __atomic_store_n(&t->killed, 1u, __ATOMIC_RELEASE);
+    /* The flag stops blocks at their next kernel API call; the kill signal
+       stops those in plain code (the handler unwinds a killed block). */
+    __atomic_store_n(&t->killed, 1u, __ATOMIC_SEQ_CST);
+    int ks = oacl_fault_kill_signal();
+    if (!ks)
+        return; /* no block has run yet: nothing to signal */
+    pthread_mutex_lock(&g_threads_lock);
+    for (struct exec_thread *et = g_threads; et; et = et->next)
+        if (__atomic_load_n(&et->task, __ATOMIC_SEQ_CST) == t)
+            pthread_kill(et->self, ks); /* the handler checks the flag again */
+    pthread_mutex_unlock(&g_threads_lock);
 }
 
 /* The fault class of a failed block: global out-of-range accesses found by
@@ -317,7 +325,15 @@ bool oacl_kernel_catch_signal(int sig, siginfo_t *si, void *uc)
     bool kill = sig == oacl_fault_kill_signal();
     if (!et || !et->in_kernel)
         return kill; /* not kernel code: a late kill is dropped, a fault goes on */
-    if (kill) {
+    bool killed = false;
+    if (kill && oacl_tls_kill && __atomic_load_n(oacl_tls_kill, __ATOMIC_ACQUIRE)) {
+        /* stopped or aborted (stream_ctl): unwound, not a failure; inside a
+           lock-holding section the next kill point unwinds it instead */
+        if (et->crit)
+            return true;
+        killed = true;
+        et->fclass = OACL_FAULT_CLASS_EXCEPTION;
+    } else if (kill) {
         if (!block_overdue(et))
             return true; /* meant for a block that has ended since */
         if (et->crit) {
@@ -328,6 +344,8 @@ bool oacl_kernel_catch_signal(int sig, siginfo_t *si, void *uc)
     } else {
         et->fclass = OACL_FAULT_CLASS_EXCEPTION;
     }
+    if (killed)
+        et->fault = FAULT_KILLED;
     et->sig = kill ? 0 : sig;
     et->si_code = si ? si->si_code : 0;
     et->addr = si ? (uintptr_t)si->si_addr : 0;
@@ -400,6 +418,9 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     et->kill_pending = 0;
     et->crit = 0;
     oacl_tls_kill = &t->killed;
+    /* Sequentially consistent with oacl_kernel_interrupt: it either sees
+       this block's task or the block sees the kill flag below. */
+    __atomic_store_n(&et->task, t, __ATOMIC_SEQ_CST);
     if (t->timeout_ns) {
         /* Measured from the first block of the launch (Decision 11). */
         uint64_t start = __atomic_load_n(&t->start_ns, __ATOMIC_RELAXED);
@@ -413,7 +434,10 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
     fexcept_t fe_saved;
     if (__builtin_expect(fp != 0, 0))
         oacl_fp_block_begin(fp, &fe_saved);
-    if (t->kernel->entry == oacl_cpu_kernel_entry) {
+    if (__atomic_load_n(&t->killed, __ATOMIC_SEQ_CST)) {
+        ok = false; /* stopped or aborted before it started */
+        et->fault = FAULT_KILLED;
+    } else if (t->kernel->entry == oacl_cpu_kernel_entry) {
         /* A CPU kernel: its return value says whether the block failed. */
         ck = (const struct oacl_cpu_kernel *)t->kernel;
         ok = call_cpu(et, ck->fn, (void *)(uintptr_t)t->args, &cpu_ret);
@@ -435,6 +459,7 @@ void oacl_kernel_run_block(struct oacl_task *t, uint32_t unit)
         oacl_exec_task_fail(t, ACL_ERROR_RT_AICPU_EXCEPTION, msg);
     }
     oacl_tls_kill = NULL;
+    __atomic_store_n(&et->task, NULL, __ATOMIC_RELEASE);
     if (__builtin_expect(fp != 0, 0))
         oacl_fp_block_end(t, &fe_saved);
     tls_block = NULL;
