@@ -327,10 +327,11 @@ bool oacl_kernel_catch_signal(int sig, siginfo_t *si, void *uc)
         return kill; /* not kernel code: a late kill is dropped, a fault goes on */
     bool killed = false;
     if (kill && oacl_tls_kill && __atomic_load_n(oacl_tls_kill, __ATOMIC_ACQUIRE)) {
-        /* stopped or aborted (stream_ctl): unwound, not a failure; inside a
-           lock-holding section the next kill point unwinds it instead */
-        if (et->crit)
+        /* stopped or aborted (stream_ctl): unwound, not a failure */
+        if (et->crit) {
+            et->kill_pending = 1; /* unwound at the end of the section */
             return true;
+        }
         killed = true;
         et->fclass = OACL_FAULT_CLASS_EXCEPTION;
     } else if (kill) {
@@ -380,7 +381,12 @@ void oacl_kernel_crit_leave(void)
         return;
     if (--et->crit == 0 && et->kill_pending && et->in_kernel) {
         et->kill_pending = 0;
-        et->fclass = OACL_FAULT_CLASS_TIMEOUT;
+        if (oacl_tls_kill && __atomic_load_n(oacl_tls_kill, __ATOMIC_ACQUIRE)) {
+            et->fault = FAULT_KILLED; /* stopped or aborted: not a failure */
+            et->fclass = OACL_FAULT_CLASS_EXCEPTION;
+        } else {
+            et->fclass = OACL_FAULT_CLASS_TIMEOUT;
+        }
         et->sig = 0;
         et->in_kernel = 0;
         siglongjmp(et->jmp, 1);
