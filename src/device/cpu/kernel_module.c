@@ -314,7 +314,44 @@ static void touch_desc(void *dl)
 }
 
 /* Serialises "is this file loaded already?" with the load that follows. */
+/* Every dlopen and dlclose of kernel binaries happens under this lock, so
+ * no test load (a fork, load_probe.c) copies the loader mid-change, and
+ * finding whether a file is loaded and loading it are one step. */
 static pthread_mutex_t g_load_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Whether the loader holds an object named `name`, or (when `id` is set)
+ * one made from the same file. Asked by walking the loaded objects, never
+ * by a no-load dlopen: its dlclose races with other threads' loads of the
+ * same object (seen under ThreadSanitizer: the object a concurrent load
+ * had just opened was unloaded by the probing dlclose). */
+struct loaded_query {
+    const char *name;
+    const struct stat *id;
+    bool found;
+};
+
+static int match_loaded(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct loaded_query *q = arg;
+    const char *n = info->dlpi_name;
+    if (!n || !*n)
+        return 0;
+    struct stat st;
+    if ((q->name && strcmp(n, q->name) == 0) ||
+        (q->id && stat(n, &st) == 0 && st.st_dev == q->id->st_dev && st.st_ino == q->id->st_ino)) {
+        q->found = true;
+        return 1;
+    }
+    return 0;
+}
+
+static bool object_loaded(const char *name, const struct stat *id)
+{
+    struct loaded_query q = {.name = name, .id = id, .found = false};
+    dl_iterate_phdr(match_loaded, &q);
+    return q.found;
+}
 
 static bool write_all(int fd, const struct image *img)
 {
@@ -348,10 +385,8 @@ static void *open_copy(const char *path, const struct image *img, struct oacl_mo
             break;
         char p[64];
         snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
-        void *stale = dlopen(p, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
-        if (!stale)
+        if (!object_loaded(p, NULL))
             break;
-        dlclose(stale);
         OACL_DEBUG("descriptor %d names a kernel binary that stays loaded; not reused", fd);
         fd = -1;
     }
@@ -417,9 +452,9 @@ static void *open_instance(const char *path, const struct image *img, struct oac
     }
     const char *p = dl_path ? dl_path : path;
     pthread_mutex_lock(&g_load_lock);
-    void *dl = dlopen(p, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
-    if (dl) {
-        dlclose(dl);
+    struct stat id;
+    void *dl = NULL;
+    if (object_loaded(p, stat(p, &id) == 0 ? &id : NULL)) {
         dl = open_copy(path, img, m, err);
     } else {
         char why[320] = "";
@@ -434,8 +469,13 @@ static void *open_instance(const char *path, const struct image *img, struct oac
 
 static void module_free(struct oacl_module *m)
 {
-    if (m->dl && !m->linked)
+    if (m->dl && !m->linked) {
+        /* Under the load lock: a test load forks, and a child made while
+           this process is inside the loader inherits it half-changed. */
+        pthread_mutex_lock(&g_load_lock);
         dlclose(m->dl);
+        pthread_mutex_unlock(&g_load_lock);
+    }
     if (m->copy_fd >= 0)
         close(m->copy_fd); /* after dlclose: the name stays unique while loaded */
     if (m->copy_path) {
@@ -548,7 +588,13 @@ static int load_image(struct oacl_bdev *dev, struct image *img, const char *path
                      OACL_KBIN_SYMBOL);
     if (rc == ACL_SUCCESS) {
         /* A memory image always gets its own private copy. */
-        m->dl = path ? open_instance(path, img, m, err) : open_copy(name, img, m, err);
+        if (path) {
+            m->dl = open_instance(path, img, m, err);
+        } else {
+            pthread_mutex_lock(&g_load_lock);
+            m->dl = open_copy(name, img, m, err);
+            pthread_mutex_unlock(&g_load_lock);
+        }
         if (!m->dl)
             rc = ACL_ERROR_RT_PARAM_INVALID;
     }

@@ -27,7 +27,8 @@
 
 #define PROBE_SECONDS 20u
 
-/* 0: the child survived (or could not tell); -1: loading crashes it (why set). */
+/* 0: the child survived (or could not tell); -1: loading crashes it (why
+ * set); -2: it exited with the loader's inconsistency status (why set). */
 static int probe(const char *path, void (*touch)(void *dl), char *why, size_t cap)
 {
     const pid_t pid = fork();
@@ -68,14 +69,20 @@ static int probe(const char *path, void (*touch)(void *dl), char *why, size_t ca
     if (WIFEXITED(st) && WEXITSTATUS(st) != 0) { /* a sanitizer's report in the child */
         snprintf(why, cap, "loading it fails in a test load (exit status %d; the image is corrupt)",
                  WEXITSTATUS(st));
-        return -1;
+        return WEXITSTATUS(st) == 127 ? -2 : -1;
     }
     return 0;
 }
 
 void *oacl_cpu_safe_dlopen(const char *path, bool probe_first, void (*touch)(void *dl), char *why, size_t cap)
 {
-    if (probe_first && probe(path, touch, why, cap) != 0)
+    /* Status 127 is also the loader's own exit on an inconsistency, which
+       a child made while another thread of the program (not the runtime)
+       was inside dlopen sees: one more try tells that from the image. */
+    int verdict = probe_first ? probe(path, touch, why, cap) : 0;
+    if (verdict == -2)
+        verdict = probe(path, touch, why, cap);
+    if (verdict != 0)
         return NULL;
     void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!dl)
