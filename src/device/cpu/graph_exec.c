@@ -287,6 +287,100 @@ int oacl_cpu_queue_graph_patch(struct oacl_queue *q, struct oacl_queue *gq, uint
     return ACL_SUCCESS;
 }
 
+/* aclrtTaskUpdateAsync kind 1: a stream-ordered rebuild of a recorded
+ * random-number task from parameters in device memory. It counts as busy
+ * on the graph so that the graph outlives it. */
+struct random_update {
+    struct oacl_bgraph *g;
+    struct oacl_graph_rec *r;
+    uint32_t index;
+    const void *src;
+    size_t size;
+    oacl_random_convert_fn convert;
+    int32_t dev_id;
+    bool ran;
+};
+
+static void random_update_run(struct oacl_task *t, uint32_t unit)
+{
+    (void)unit;
+    struct random_update *d = t->data;
+    d->ran = true;
+    char err[OACL_BACKEND_ERRLEN] = "";
+    int rc = 0;
+    struct oacl_random_task rt;
+    uint8_t info[512];
+    if (d->size > sizeof(info)) {
+        rc = ACL_ERROR_RT_PARAM_INVALID;
+        snprintf(err, sizeof(err), "task update: %zu bytes of parameters are too many", d->size);
+    } else {
+        memcpy(info, d->src, d->size); /* checked device memory at the call; read now, in stream order */
+        rc = d->convert(info, d->dev_id, &rt, err);
+    }
+    struct oacl_task *nt = NULL;
+    if (rc == 0)
+        nt = oacl_cpu_random_task_new(t->dev, &rt, &rc, err);
+    if (rc == 0) {
+        struct oacl_bgraph *g = d->g;
+        pthread_mutex_lock(&g->lock);
+        struct oacl_graph_rec *r = g->streams;
+        while (r && r != d->r)
+            r = r->next;
+        if (!r || d->index >= r->n || r->tasks[d->index]->trace_type != OACL_TT_RANDOM) {
+            rc = ACL_ERROR_RT_PARAM_INVALID;
+            snprintf(err, sizeof(err), "task update: task %u is no longer a random-number task of its stream",
+                     d->index);
+        } else {
+            struct oacl_task *old = r->tasks[d->index];
+            old->next = r->retired; /* a walker of a racing execution may still run it */
+            r->retired = old;
+            r->units[d->index] = nt->units;
+            __atomic_store_n(&r->tasks[d->index], nt, __ATOMIC_RELEASE);
+            nt = NULL;
+        }
+        pthread_mutex_unlock(&g->lock);
+    }
+    if (nt)
+        oacl_task_put(nt);
+    if (rc)
+        oacl_exec_task_fail(t, rc, err);
+    __atomic_sub_fetch(&d->g->busy, 1, __ATOMIC_ACQ_REL);
+}
+
+static void random_update_release(struct oacl_task *t)
+{
+    struct random_update *d = t->data;
+    if (!d->ran) /* dropped before it ran (stream stopped or destroyed) */
+        __atomic_sub_fetch(&d->g->busy, 1, __ATOMIC_ACQ_REL);
+    free(t);
+}
+
+int oacl_cpu_queue_graph_random_update(struct oacl_queue *q, struct oacl_bgraph *g, struct oacl_queue *gq,
+                                       uint32_t index, const void *src, size_t size, oacl_random_convert_fn convert,
+                                       int32_t dev_id, char *err)
+{
+    struct oacl_task *t = oacl_task_new(sizeof(struct random_update));
+    if (!t) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for a task update");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    struct random_update *d = t->data;
+    d->g = g;
+    d->r = gq->rec;
+    d->index = index;
+    d->src = src;
+    d->size = size;
+    d->convert = convert;
+    d->dev_id = dev_id;
+    t->kind = OACL_TASK_INLINE;
+    t->run = random_update_run;
+    t->release = random_update_release;
+    t->dev = q->dev;
+    __atomic_add_fetch(&g->busy, 1, __ATOMIC_ACQ_REL);
+    oacl_exec_submit(q, t);
+    return ACL_SUCCESS;
+}
+
 bool oacl_cpu_graph_task_staged(struct oacl_queue *gq, uint32_t i)
 {
     struct oacl_graph_rec *r = gq->rec;
