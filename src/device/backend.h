@@ -215,6 +215,7 @@ struct oacl_graph_task_info {
     const void *args;                    /* kernels: the recorded argument blob */
     uint32_t slot;                       /* graph-private events: the event slot */
     uint32_t ctl;                        /* control tasks: enum oacl_graph_ctl_kind, else 0 */
+    uint32_t order;                      /* when it was recorded: increasing over all streams of its graph */
 };
 
 /* Control tasks of built graphs, evaluated when their stream reaches them. */

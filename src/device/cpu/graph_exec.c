@@ -42,6 +42,7 @@ struct oacl_graph_rec {
     struct oacl_task **tasks;
     uint32_t *units;               /* unit count of each task at recording */
     uint8_t *disabled;
+    uint32_t *order;               /* each task's place in its graph's recording order */
     uint32_t n, cap;
     int error;                     /* first task that could not be recorded */
     struct oacl_queue *lane;       /* where replays queue the tasks they do not run themselves */
@@ -96,6 +97,7 @@ struct oacl_bgraph {
         uint64_t value;
     } *inits;                      /* words set at the start of every execution */
     uint32_t ninits;
+    uint32_t recorded;             /* atomic: tasks recorded on all its streams so far */
 };
 
 struct exec_data {
@@ -187,12 +189,15 @@ void oacl_graph_record(struct oacl_queue *q, struct oacl_task *t)
         if (units)
             r->units = units;
         uint8_t *dis = units ? realloc(r->disabled, cap) : NULL;
-        if (!dis) {
+        if (dis)
+            r->disabled = dis;
+        uint32_t *order = dis ? realloc(r->order, cap * sizeof(*order)) : NULL;
+        if (!order) {
             r->error = ACL_ERROR_RT_MEMORY_ALLOCATION;
             oacl_task_put(t);
             return;
         }
-        r->disabled = dis;
+        r->order = order;
         if (r->pending) { /* replacement slots as long as the list */
             struct oacl_task **pend = realloc(r->pending, cap * sizeof(*pend));
             if (!pend) {
@@ -207,6 +212,8 @@ void oacl_graph_record(struct oacl_queue *q, struct oacl_task *t)
     }
     r->units[r->n] = t->kind == OACL_TASK_UNITS ? t->units : 1;
     r->disabled[r->n] = 0;
+    /* streams of one graph may record on several threads at once */
+    r->order[r->n] = r->g ? __atomic_fetch_add(&r->g->recorded, 1, __ATOMIC_RELAXED) : r->n;
     r->tasks[r->n++] = t; /* the graph keeps the creator's reference */
 }
 
@@ -586,6 +593,7 @@ void oacl_cpu_graph_stream_free(struct oacl_queue *gq)
     free(r->tasks);
     free(r->units);
     free(r->disabled);
+    free(r->order);
     free(r->pending);
     free(r);
 }
@@ -663,6 +671,7 @@ void oacl_cpu_graph_task_info(struct oacl_queue *gq, uint32_t i, struct oacl_gra
         return;
     struct oacl_task *t = r->tasks[i];
     out->trace_type = t->trace_type;
+    out->order = r->order[i];
     if (t->trace_type == OACL_TT_KERNEL_AIVEC || t->trace_type == OACL_TT_KERNEL_AICORE) {
         out->kernel_name = t->kernel ? t->kernel->name : NULL;
         out->num_blocks = r->units[i];
