@@ -155,8 +155,9 @@ aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum 
         oacl_obj_put(o); /* model_ri.c: an RI's own streams only replay */
         return oacl_fail(ACL_ERROR_RT_STREAM_MODEL, fn, "stream %p belongs to a model running instance", stream);
     }
-    if (__builtin_expect(use == OACL_STREAM_ENQUEUE && (s->ri_update || s->ri_capture), 0)) {
-        aclError rc = oacl_ri_enqueue_check(s, fn); /* kernels only: task groups, task update */
+    if (__builtin_expect((use == OACL_STREAM_ENQUEUE && s->ri_update) || (enqueue && s->ri_capture), 0)) {
+        /* task groups, task update */
+        aclError rc = oacl_ri_enqueue_check(s, use == OACL_STREAM_LAUNCH, fn);
         if (rc) {
             oacl_obj_put(o);
             return rc;

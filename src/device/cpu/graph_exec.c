@@ -482,7 +482,14 @@ int oacl_cpu_graph_event_op(struct oacl_queue *gq, uint32_t slot, bool wait, cha
         t->run = ev_record_run;
         t->trace_type = OACL_TT_EVENT_RECORD;
     }
+    const int before = r->error;
     oacl_graph_record(gq, t);
+    if (before || !r->error)
+        return ACL_SUCCESS; /* a stream broken earlier takes tasks silently (the capture is dead) */
+    snprintf(err, OACL_BACKEND_ERRLEN, "%s",
+             r->error == ACL_ERROR_STREAM_TASK_GROUP_INTR     ? "a task group is open on another stream of the graph"
+             : r->error == ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT ? "a task group is open on the stream: kernels only"
+                                                              : "the event task could not be recorded");
     return r->error;
 }
 
