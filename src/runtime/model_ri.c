@@ -58,6 +58,7 @@ static void ri_free(struct oacl_obj *o)
         free(rs->tasks);
         free(rs->notes);
         free(rs->pending_disable);
+        oacl_ri_opinfo_free(rs);
         if (rs->internal) {
             rs->internal->ri_owner = NULL;
             oacl_stream_teardown(rs->internal); /* false: the context's teardown got there first */

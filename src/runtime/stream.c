@@ -133,7 +133,10 @@ aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum 
         struct oacl_stream *ds = ctx->default_stream;
         oacl_obj_ref(&ds->obj);
         *out = ds;
-        return use == OACL_STREAM_ENQUEUE || use == OACL_STREAM_LAUNCH ? stopped_check(ds, fn) : ACL_SUCCESS;
+        if (use != OACL_STREAM_ENQUEUE && use != OACL_STREAM_LAUNCH)
+            return ACL_SUCCESS;
+        oacl_ri_forget_enqueue(); /* default streams never capture */
+        return stopped_check(ds, fn);
     }
     enum oacl_htype type;
     struct oacl_obj *o = oacl_handle_get_any(stream, &type);
@@ -164,7 +167,13 @@ aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum 
         }
     }
     *out = s;
-    return enqueue ? stopped_check(s, fn) : ACL_SUCCESS;
+    if (!enqueue)
+        return ACL_SUCCESS;
+    if (__builtin_expect(s->ri_capture != NULL, 0))
+        oacl_ri_note_enqueue(s); /* aclrtCacheLastTaskOpInfo */
+    else
+        oacl_ri_forget_enqueue();
+    return stopped_check(s, fn);
 }
 
 /* Takes s out of its context's list of live streams (ctx lock held). */
