@@ -155,6 +155,11 @@ struct oacl_random_value {
     bool addressed;
 };
 
+struct oacl_random_task;
+/* Turns `info` (an aclrtRandomNumTaskInfo) into a task of device dev_id:
+   0, or an aclError with its reason in err. */
+typedef int (*oacl_random_convert_fn)(const void *info, int32_t dev_id, struct oacl_random_task *out, char *err);
+
 struct oacl_random_task {
     enum oacl_random_dist dist;
     aclDataType type;                    /* output (uniform, normal) and parameter type */
@@ -210,6 +215,7 @@ struct oacl_graph_task_info {
     const void *args;                    /* kernels: the recorded argument blob */
     uint32_t slot;                       /* graph-private events: the event slot */
     uint32_t ctl;                        /* control tasks: enum oacl_graph_ctl_kind, else 0 */
+    uint32_t order;                      /* when it was recorded: increasing over all streams of its graph */
 };
 
 /* Control tasks of built graphs, evaluated when their stream reaches them. */
@@ -602,6 +608,14 @@ struct oacl_backend_ops {
     /* At the start of every execution of g, *addr (8 bytes) := value. */
     int (*graph_init_word)(struct oacl_bgraph *g, void *addr, uint64_t value, char *err);
     int (*queue_graph_patch)(struct oacl_queue *q, struct oacl_queue *gq, uint32_t index, char *err);
+    /* aclrtTaskUpdateAsync kind 1: a task of q that, when it runs, reads
+       `size` bytes at src, has `convert` (no side effects) turn them into
+       a random-number task and installs it as task `index` of gq of graph
+       g (which must still be a random-number task). g's destroy waits
+       for it. A failure fails the task, the recorded task unchanged. */
+    int (*queue_graph_random_update)(struct oacl_queue *q, struct oacl_bgraph *g, struct oacl_queue *gq,
+                                     uint32_t index, const void *src, size_t size, oacl_random_convert_fn convert,
+                                     int32_t dev_id, char *err);
 };
 
 /*

@@ -8,6 +8,8 @@
  * taken now, addressed ones when the task runs, and the 16-byte parameter
  * block goes to randomParaAddr now when it is given.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "device/cpu/soc_profile.h"
@@ -40,18 +42,26 @@ static bool float_type(aclDataType t) { return t == ACL_BF16 || t == ACL_FLOAT16
 
 static const char *const g_func_names[] = {"DROPOUT_BITMASK", "UNIFORM_DIS", "NORMAL_DIS", "TRUNCATED_NORMAL_DIS"};
 
+/* 107000 with its reason in err. */
+__attribute__((format(printf, 2, 3))) static aclError bad(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, OACL_BACKEND_ERRLEN, fmt, ap);
+    va_end(ap);
+    return ACL_ERROR_RT_PARAM_INVALID;
+}
+
 /* Checks one aclrtRandomParaInfo (size at most max_inline bytes when given
  * inline, an 8-byte address otherwise) and converts it. */
 static aclError para_arg(const aclrtRandomParaInfo *p, const char *name, uint32_t max_inline,
-                         struct oacl_random_value *out, const char *fn)
+                         struct oacl_random_value *out, char *err)
 {
     if (p->isAddr > 1)
-        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%s: isAddr %u is neither 0 (value) nor 1 (address)", name,
-                         p->isAddr);
+        return bad(err, "%s: isAddr %u is neither 0 (value) nor 1 (address)", name, p->isAddr);
     const uint32_t max = p->isAddr ? 8 : max_inline;
     if (p->size < 1 || p->size > max)
-        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "%s: size %u is outside 1..%u%s", name, p->size, max,
-                         p->isAddr ? "" : " for an inline value");
+        return bad(err, "%s: size %u is outside 1..%u%s", name, p->size, max, p->isAddr ? "" : " for an inline value");
     out->addressed = p->isAddr == 1;
     out->size = p->size;
     out->value = 0;
@@ -64,46 +74,51 @@ static aclError para_arg(const aclrtRandomParaInfo *p, const char *name, uint32_
 }
 
 /* The checks of the runtime layer after the stream is known (§3.10, CANN's
- * order, then oacl's memory checks); fills *task. */
-static aclError check_task(const aclrtRandomNumTaskInfo *ti, const struct oacl_stream *s,
-                           struct oacl_random_task *task, const char *fn)
+ * order, then oacl's memory checks); fills *task. Also run on the device
+ * by aclrtTaskUpdateAsync's random-task update (model_ri_update.c). */
+aclError oacl_random_task_convert(const aclrtRandomNumTaskInfo *ti, int32_t dev_id, struct oacl_random_task *task,
+                                  char *err)
 {
+    if (!type_name(ti->dataType))
+        return bad(err,
+                   "dataType %d is not a type of the random-number engine (ACL_INT32, ACL_INT64, ACL_UINT32, "
+                   "ACL_UINT64, ACL_BF16, ACL_FLOAT16, ACL_FLOAT)",
+                   (int)ti->dataType);
     const aclrtRandomNumFuncParaInfo *fp = &ti->randomNumFuncParaInfo;
     const uint32_t func = (uint32_t)fp->funcType;
     if (func > ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS)
-        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "funcType %u is not an aclrtRandomNumFuncType (0..3)", func);
+        return bad(err, "funcType %u is not an aclrtRandomNumFuncType (0..3)", func);
     const aclDataType type = ti->dataType;
     const bool type_ok = func == ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS || float_type(type);
     if (!type_ok)
-        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn,
-                         "dataType %s is not allowed for %s (only ACL_BF16, ACL_FLOAT16 and ACL_FLOAT)",
-                         type_name(type), g_func_names[func]);
+        return bad(err, "dataType %s is not allowed for %s (only ACL_BF16, ACL_FLOAT16 and ACL_FLOAT)",
+                   type_name(type), g_func_names[func]);
     if (!ti->randomCounterAddr)
-        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "randomCounterAddr is NULL");
+        return bad(err, "randomCounterAddr is NULL");
     if (!ti->randomResultAddr)
-        return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "randomResultAddr is NULL");
+        return bad(err, "randomResultAddr is NULL");
     memset(task, 0, sizeof(*task));
     task->dist = (enum oacl_random_dist)func;
     task->type = type;
-    aclError rc = para_arg(&ti->randomSeed, "randomSeed", 8, &task->seed, fn);
+    aclError rc = para_arg(&ti->randomSeed, "randomSeed", 8, &task->seed, err);
     if (rc == ACL_SUCCESS)
-        rc = para_arg(&ti->randomNum, "randomNum", 8, &task->num, fn);
+        rc = para_arg(&ti->randomNum, "randomNum", 8, &task->num, err);
     if (rc)
         return rc;
     switch (func) {
     case ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK:
         rc = para_arg(&fp->paramInfo.dropoutBitmaskInfo.dropoutRation, "dropoutRation", type_size(type),
-                      &task->param[0], fn);
+                      &task->param[0], err);
         break;
     case ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS:
-        rc = para_arg(&fp->paramInfo.uniformDisInfo.min, "min", type_size(type), &task->param[0], fn);
+        rc = para_arg(&fp->paramInfo.uniformDisInfo.min, "min", type_size(type), &task->param[0], err);
         if (rc == ACL_SUCCESS)
-            rc = para_arg(&fp->paramInfo.uniformDisInfo.max, "max", type_size(type), &task->param[1], fn);
+            rc = para_arg(&fp->paramInfo.uniformDisInfo.max, "max", type_size(type), &task->param[1], err);
         break;
     default:
-        rc = para_arg(&fp->paramInfo.normalDisInfo.mean, "mean", type_size(type), &task->param[0], fn);
+        rc = para_arg(&fp->paramInfo.normalDisInfo.mean, "mean", type_size(type), &task->param[0], err);
         if (rc == ACL_SUCCESS)
-            rc = para_arg(&fp->paramInfo.normalDisInfo.stddev, "stddev", type_size(type), &task->param[1], fn);
+            rc = para_arg(&fp->paramInfo.normalDisInfo.stddev, "stddev", type_size(type), &task->param[1], err);
         break;
     }
     if (rc)
@@ -111,7 +126,7 @@ static aclError check_task(const aclrtRandomNumTaskInfo *ti, const struct oacl_s
 
     /* oacl: the memory the task uses must be device memory. The output size
        is known now only for an inline count. */
-    rc = oacl_builtin_range(ti->randomCounterAddr, 16, "randomCounterAddr", false, s, NULL, fn);
+    rc = oacl_builtin_range_msg(ti->randomCounterAddr, 16, "randomCounterAddr", false, dev_id, NULL, err);
     if (rc)
         return rc;
     uint64_t out_bytes = 0;
@@ -120,14 +135,15 @@ static aclError check_task(const aclrtRandomNumTaskInfo *ti, const struct oacl_s
         if (func == ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK)
             out_bytes = num / 8 + (num % 8 != 0);
         else if (num > UINT64_MAX / type_size(type))
-            return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, fn, "randomNum %llu elements of %s exceed any memory",
-                             (unsigned long long)num, type_name(type));
+            return bad(err, "randomNum %llu elements of %s exceed any memory", (unsigned long long)num,
+                       type_name(type));
         else
             out_bytes = num * type_size(type);
     }
-    rc = oacl_builtin_range(ti->randomResultAddr, out_bytes, "randomResultAddr", true, s, &task->result_room, fn);
+    rc = oacl_builtin_range_msg(ti->randomResultAddr, out_bytes, "randomResultAddr", true, dev_id,
+                                &task->result_room, err);
     if (rc == ACL_SUCCESS && ti->randomParaAddr)
-        rc = oacl_builtin_range(ti->randomParaAddr, 16, "randomParaAddr", true, s, NULL, fn);
+        rc = oacl_builtin_range_msg(ti->randomParaAddr, 16, "randomParaAddr", true, dev_id, NULL, err);
     task->counter = ti->randomCounterAddr;
     task->result = ti->randomResultAddr;
     return rc;
@@ -156,9 +172,11 @@ OACL_API aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, co
     if (rc)
         return rc;
     struct oacl_random_task task;
-    rc = check_task(taskInfo, s, &task, fn);
+    char err[OACL_BACKEND_ERRLEN] = "";
+    rc = oacl_random_task_convert(taskInfo, s->ctx->dev->id, &task, err);
+    if (rc)
+        rc = oacl_fail(rc, fn, "%s", err);
     if (rc == ACL_SUCCESS) {
-        char err[OACL_BACKEND_ERRLEN] = "";
         int brc = oacl_backend()->queue_random(s->queue, &task, err);
         if (brc)
             rc = oacl_fail(brc, fn, "%s", err);

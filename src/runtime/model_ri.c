@@ -58,6 +58,7 @@ static void ri_free(struct oacl_obj *o)
         free(rs->tasks);
         free(rs->notes);
         free(rs->pending_disable);
+        oacl_ri_opinfo_free(rs);
         if (rs->internal) {
             rs->internal->ri_owner = NULL;
             oacl_stream_teardown(rs->internal); /* false: the context's teardown got there first */
@@ -659,7 +660,14 @@ static aclError end_checks_locked(struct oacl_ri *ri, const char *fn)
     return ACL_SUCCESS;
 }
 
-/* Task handles of every RI stream, seq ids in stream-creation order. */
+static int by_order(const void *a, const void *b)
+{
+    const uint32_t x = (*(struct oacl_ri_task *const *)a)->seq, y = (*(struct oacl_ri_task *const *)b)->seq;
+    return x < y ? -1 : x > y;
+}
+
+/* Task handles of every RI stream; seq ids 0..N-1 over all of them in
+ * recording order (the backend's per-graph recording counter, compacted). */
 static aclError make_tasks(struct oacl_ri *ri, const char *fn)
 {
     struct oacl_ri_stream *order[ri->nstreams ? ri->nstreams : 1];
@@ -682,15 +690,29 @@ static aclError make_tasks(struct oacl_ri *ri, const char *fn)
             t->ri = ri;
             t->rs = rs;
             t->index = i;
-            t->seq = seq++;
+            struct oacl_graph_task_info info;
+            oacl_backend()->graph_task_info(rs->gq, i, &info);
+            t->seq = info.order; /* compacted below */
             t->handle = oacl_handle_create(&t->obj, OACL_H_RI_TASK, task_destroy);
             if (!t->handle) {
                 free(t);
                 return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "handle table exhausted");
             }
             rs->tasks[rs->ntasks++] = t;
+            seq++;
         }
     }
+    struct oacl_ri_task **all = malloc((seq ? seq : 1) * sizeof(*all));
+    if (!all)
+        return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "out of memory for task handles");
+    uint32_t m = 0;
+    for (struct oacl_ri_stream *rs = ri->streams; rs; rs = rs->next)
+        for (uint32_t i = 0; i < rs->ntasks; i++)
+            all[m++] = rs->tasks[i];
+    qsort(all, m, sizeof(*all), by_order);
+    for (uint32_t i = 0; i < m; i++)
+        all[i]->seq = i;
+    free(all);
     return ACL_SUCCESS;
 }
 

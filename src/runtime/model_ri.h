@@ -30,6 +30,11 @@ struct oacl_ri_task {
     void *handle;
 };
 
+struct oacl_ri_opinfo {
+    void *ptr;
+    size_t size;
+};
+
 /* One RI stream: an RI-internal stream and the backend's recording queue. */
 struct oacl_ri_stream {
     struct oacl_ri *ri;
@@ -46,6 +51,8 @@ struct oacl_ri_stream {
     uint8_t *pending_disable;         /* aclmdlRITaskDisable until aclmdlRIUpdate */
     uint32_t last_record_count;       /* task count right after the newest private record */
     uint32_t last_record_slot;
+    struct oacl_ri_opinfo *opinfo;    /* per task id: aclrtCacheLastTaskOpInfo's copy (model_ri_opinfo.c) */
+    uint32_t nopinfo;
     struct oacl_ri_grp *grp_open;     /* the task group open on it */
     int grp_error;                    /* a task-group rule broken while it was open */
     struct oacl_ri_stream *next;      /* newest first */
@@ -143,5 +150,8 @@ aclError oacl_ri_create(struct oacl_context *ctx, struct oacl_ri **out, const ch
  * handles of a bound stream brought up to its recorded count. */
 void oacl_ri_unbind_locked(struct oacl_ri *ri, struct oacl_ri_stream *rs);
 aclError oacl_ri_sync_tasks(struct oacl_ri_stream *rs, const char *fn);
+
+/* model_ri_opinfo.c: the op info blobs of rs freed (destroy). */
+void oacl_ri_opinfo_free(struct oacl_ri_stream *rs);
 
 #endif /* OACL_RUNTIME_MODEL_RI_H */

@@ -117,6 +117,8 @@ OACL_API aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *ha
                 err = ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED; /* broken on another stream */
         if (err == ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT)
             rc = oacl_fail(err, __func__, "a task of another kind than a kernel was recorded in the group");
+        else if (err == ACL_ERROR_STREAM_TASK_GROUP_INTR)
+            rc = oacl_fail(err, __func__, "another stream of the capture recorded a task while the group was open");
         else if (err || rs->ri->state == OACL_RI_INVALIDATED)
             rc = oacl_fail(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, __func__, "the capture was invalidated");
         if (rc == ACL_SUCCESS) {
@@ -215,14 +217,36 @@ OACL_API aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
     return rc;
 }
 
-aclError oacl_ri_enqueue_check(struct oacl_stream *s, const char *fn)
+/* The stream of s's capture other than s's own that has a task group open
+ * (g_lock held), or NULL. */
+static struct oacl_ri_stream *other_group_locked(const struct oacl_stream *s)
+{
+    struct oacl_ri_stream *own = s->ri_stream;
+    for (struct oacl_ri_stream *rs = own ? own->ri->streams : NULL; rs; rs = rs->next)
+        if (rs != own && rs->grp_open)
+            return rs;
+    return NULL;
+}
+
+aclError oacl_ri_enqueue_check(struct oacl_stream *s, bool launch, const char *fn)
 {
     aclError rc = ACL_SUCCESS;
     pthread_mutex_lock(oacl_ri_lock());
-    if (s->ri_update) {
+    struct oacl_ri_stream *other = NULL;
+    if (s->ri_capture && s->ri_stream && !s->ri_stream->grp_open &&
+        s->ri_stream->ri->state == OACL_RI_CAPTURING && (other = other_group_locked(s)) != NULL) {
+        /* §3.2: while a group is open, streams without one take nothing;
+           once the capture is broken its enqueues succeed again (§3.1.10) */
+        other->grp_error = ACL_ERROR_STREAM_TASK_GROUP_INTR;
+        s->ri_stream->ri->state = OACL_RI_INVALIDATED;
+        rc = oacl_fail(ACL_ERROR_STREAM_TASK_GROUP_INTR, fn,
+                       "a task group is open on stream %p of the same capture: stream %p may record nothing until "
+                       "it is closed",
+                       other->user ? other->user->handle : other->handle, s->handle);
+    } else if (!launch && s->ri_update) {
         rc = oacl_fail(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, fn,
                        "stream %p is in task-update mode: only kernel launches may be enqueued", s->handle);
-    } else if (s->ri_capture && s->ri_stream && s->ri_stream->grp_open) {
+    } else if (!launch && s->ri_capture && s->ri_stream && s->ri_stream->grp_open) {
         struct oacl_ri_stream *rs = s->ri_stream;
         rs->grp_error = ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
         if (rs->ri->state == OACL_RI_CAPTURING)

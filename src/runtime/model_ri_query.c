@@ -295,6 +295,10 @@ OACL_API aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams *p
         pthread_mutex_lock(oacl_ri_lock());
         struct oacl_ri_grp *grp = oacl_ri_group_of(t->rs, t->index);
         params->taskGrp = grp ? grp->handle : NULL;
+        if (t->index < t->rs->nopinfo) { /* aclrtCacheLastTaskOpInfo */
+            params->opInfoPtr = t->rs->opinfo[t->index].ptr;
+            params->opInfoSize = t->rs->opinfo[t->index].size;
+        }
         pthread_mutex_unlock(oacl_ri_lock());
         uint32_t flags = 0;
         switch (type) {

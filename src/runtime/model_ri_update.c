@@ -5,11 +5,20 @@
  *  - kind 2 (kernel patch) resolves a function entry with the rules of
  *    aclrtBinaryGetFunctionByEntry, and oacl's kernel binaries (kernel ABI
  *    v1) carry no function-entry keys, so no entry could ever resolve;
- *  - kind 1 (random-number task) would need the random task's parameters
- *    rebuilt on the device from an aclrtRandomNumTaskInfo, which oacl's
- *    recorded random tasks do not support yet.
+ *  - kind 1 (random-number task) is real: a task of execStream reads the
+ *    aclrtRandomNumTaskInfo at srcAddr when it runs, checks it as
+ *    aclrtRandomNumAsync would and replaces the recorded random task, so
+ *    the RI's next execution uses it (graph_exec.c).
  */
+#include "device/cpu/soc_profile.h"
+#include "runtime/builtin_task.h"
 #include "runtime/model_ri.h"
+
+/* Run on the device by the update task: no error is recorded there. */
+static int random_convert(const void *info, int32_t dev_id, struct oacl_random_task *out, char *err)
+{
+    return oacl_random_task_convert(info, dev_id, out, err);
+}
 
 #define UPDATE_FAMILIES                                                                                               \
     (OACL_SOC_MASK(OACL_SOC_FAMILY_950) | OACL_SOC_MASK(OACL_SOC_FAMILY_A3) | OACL_SOC_MASK(OACL_SOC_FAMILY_A2) |      \
@@ -42,6 +51,10 @@ OACL_API aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, 
     if (rc)
         return rc;
     bool random = info->id == ACL_RT_UPDATE_RANDOM_TASK;
+    const struct oacl_soc_profile *soc = oacl_config()->soc;
+    if (random && soc && soc->npu_arch != 2201) /* random-number tasks exist on A2/A3 only */
+        return oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __func__,
+                         "random-number task updates are not supported on %s", soc->name);
     if (!taskStream)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "taskStream is NULL");
     if (!random) {
@@ -74,9 +87,19 @@ OACL_API aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, 
         else if ((rc = bound_task_locked(ts, taskId, &ti, ACL_ERROR_RT_PARAM_INVALID, __func__)) == ACL_SUCCESS &&
                  ti.trace_type != OACL_TT_RANDOM)
             rc = oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "task %u is not a random-number task", taskId);
-        if (rc == ACL_SUCCESS)
-            rc = oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __func__, "%s",
-                           "updating a recorded random-number task is not implemented by oacl yet");
+        if (rc == ACL_SUCCESS) /* oacl: the parameters must be device memory the update can read */
+            rc = oacl_builtin_range(info->val.randomTaskAttr.srcAddr, sizeof(aclrtRandomNumTaskInfo), "srcAddr",
+                                    false, es, NULL, __func__);
+        if (rc == ACL_SUCCESS) {
+            struct oacl_ri_stream *rs = ts->ri_stream;
+            char err[OACL_BACKEND_ERRLEN] = "";
+            int brc = oacl_backend()->queue_graph_random_update(es->queue, rs->ri->g, rs->gq, taskId,
+                                                                 info->val.randomTaskAttr.srcAddr,
+                                                                 sizeof(aclrtRandomNumTaskInfo), random_convert,
+                                                                 es->ctx->dev->id, err);
+            if (brc)
+                rc = oacl_fail(brc, __func__, "%s", err);
+        }
     } else {
         if (!es->ri_owner || !es->ri_stream)
             rc = oacl_fail(ACL_ERROR_RT_STREAM_MODEL, __func__, "execStream is not bound to a model running instance");

@@ -88,9 +88,7 @@ OACL_API aclError aclrtCacheLastTaskOpInfo(const void *const infoPtr, const size
     if (infoSize > OP_INFO_MAX)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "infoSize %zu is above %u", infoSize, OP_INFO_MAX);
     /* Only a task captured into a model runtime instance keeps such data. */
-    return oacl_fail(ACL_ERROR_RT_INTERNAL_ERROR, __func__,
-                     "the calling thread's last task is not on a stream being captured with "
-                     "ACL_STREAM_ATTR_CACHE_OP_INFO");
+    return oacl_ri_cache_op_info(infoPtr, infoSize, __func__);
 }
 
 OACL_API aclError aclrtCacheLastTaskExtendInfo(const char *const extendInfoPtr, const size_t infoSize)

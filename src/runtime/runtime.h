@@ -295,8 +295,22 @@ aclError oacl_ri_event_external(aclrtStream stream, struct oacl_event *e, bool w
  * executions, running their destroy callbacks; model_ri.c). */
 void oacl_ri_context_teardown(struct oacl_context *ctx);
 /* A non-kernel enqueue on s while s is in task-update mode or has a task
- * group open in its capture: 507009 (the capture is broken). */
-aclError oacl_ri_enqueue_check(struct oacl_stream *s, const char *fn);
+ * group open in its capture: 507009; any enqueue (launch true: a kernel)
+ * on a capturing s while another stream of its capture has a group open:
+ * 107034 (both break the capture). */
+aclError oacl_ri_enqueue_check(struct oacl_stream *s, bool launch, const char *fn);
+/* model_ri_opinfo.c: the calling thread's enqueues, for
+ * aclrtCacheLastTaskOpInfo: one on a capturing stream is noted (before the
+ * task is recorded), any other forgets the last one. */
+extern _Thread_local void *oacl_tls_ri_last;
+void oacl_ri_note_enqueue(struct oacl_stream *s);
+static inline void oacl_ri_forget_enqueue(void)
+{
+    if (__builtin_expect(oacl_tls_ri_last != NULL, 0))
+        oacl_tls_ri_last = NULL;
+}
+/* Attaches a copy of info to the thread's last task (507000 where it has no meaning). */
+aclError oacl_ri_cache_op_info(const void *info, size_t size, const char *fn);
 /* ACL_STREAM_PERSISTENT (model_ri_built.c): the new stream's queue becomes a
  * recording queue; release gives its own queue back before destruction. */
 aclError oacl_ri_persistent_init(void *handle, const char *fn);

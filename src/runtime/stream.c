@@ -133,7 +133,10 @@ aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum 
         struct oacl_stream *ds = ctx->default_stream;
         oacl_obj_ref(&ds->obj);
         *out = ds;
-        return use == OACL_STREAM_ENQUEUE || use == OACL_STREAM_LAUNCH ? stopped_check(ds, fn) : ACL_SUCCESS;
+        if (use != OACL_STREAM_ENQUEUE && use != OACL_STREAM_LAUNCH)
+            return ACL_SUCCESS;
+        oacl_ri_forget_enqueue(); /* default streams never capture */
+        return stopped_check(ds, fn);
     }
     enum oacl_htype type;
     struct oacl_obj *o = oacl_handle_get_any(stream, &type);
@@ -155,15 +158,22 @@ aclError oacl_stream_resolve(struct oacl_context *ctx, aclrtStream stream, enum 
         oacl_obj_put(o); /* model_ri.c: an RI's own streams only replay */
         return oacl_fail(ACL_ERROR_RT_STREAM_MODEL, fn, "stream %p belongs to a model running instance", stream);
     }
-    if (__builtin_expect(use == OACL_STREAM_ENQUEUE && (s->ri_update || s->ri_capture), 0)) {
-        aclError rc = oacl_ri_enqueue_check(s, fn); /* kernels only: task groups, task update */
+    if (__builtin_expect((use == OACL_STREAM_ENQUEUE && s->ri_update) || (enqueue && s->ri_capture), 0)) {
+        /* task groups, task update */
+        aclError rc = oacl_ri_enqueue_check(s, use == OACL_STREAM_LAUNCH, fn);
         if (rc) {
             oacl_obj_put(o);
             return rc;
         }
     }
     *out = s;
-    return enqueue ? stopped_check(s, fn) : ACL_SUCCESS;
+    if (!enqueue)
+        return ACL_SUCCESS;
+    if (__builtin_expect(s->ri_capture != NULL, 0))
+        oacl_ri_note_enqueue(s); /* aclrtCacheLastTaskOpInfo */
+    else
+        oacl_ri_forget_enqueue();
+    return stopped_check(s, fn);
 }
 
 /* Takes s out of its context's list of live streams (ctx lock held). */

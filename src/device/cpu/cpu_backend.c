@@ -550,4 +550,5 @@ const struct oacl_backend_ops oacl_cpu_backend_ops = {
     .graph_group = oacl_cpu_graph_group,
     .graph_init_word = oacl_cpu_graph_init_word,
     .queue_graph_patch = oacl_cpu_queue_graph_patch,
+    .queue_graph_random_update = oacl_cpu_queue_graph_random_update,
 };

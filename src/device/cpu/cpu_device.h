@@ -321,6 +321,9 @@ int oacl_cpu_module_global(struct oacl_module *m, const char *name, void **addr,
 int oacl_cpu_queue_reduce(struct oacl_queue *q, void *dst, const void *src, uint64_t n, enum oacl_reduce_op op,
                           aclDataType type, char *err);
 int oacl_cpu_queue_random(struct oacl_queue *q, const struct oacl_random_task *task, char *err);
+/* A random-number task not yet queued (graph_exec.c's task update builds one). */
+struct oacl_task *oacl_cpu_random_task_new(struct oacl_bdev *dev, const struct oacl_random_task *task, int *rc,
+                                           char *err);
 
 /* ---- inter-process sharing and virtual memory (mem_gate.c, ipc_mem.c, vmm_mem.c) ---- */
 
@@ -454,6 +457,9 @@ void oacl_cpu_graph_task_commit(struct oacl_queue *gq, bool install);
 void oacl_cpu_graph_group(struct oacl_queue *gq, bool open);
 int oacl_cpu_graph_init_word(struct oacl_bgraph *g, void *addr, uint64_t value, char *err);
 int oacl_cpu_queue_graph_patch(struct oacl_queue *q, struct oacl_queue *gq, uint32_t index, char *err);
+int oacl_cpu_queue_graph_random_update(struct oacl_queue *q, struct oacl_bgraph *g, struct oacl_queue *gq,
+                                       uint32_t index, const void *src, size_t size, oacl_random_convert_fn convert,
+                                       int32_t dev_id, char *err);
 
 /* ---- small helpers ---- */
 

@@ -42,6 +42,7 @@ struct oacl_graph_rec {
     struct oacl_task **tasks;
     uint32_t *units;               /* unit count of each task at recording */
     uint8_t *disabled;
+    uint32_t *order;               /* each task's place in its graph's recording order */
     uint32_t n, cap;
     int error;                     /* first task that could not be recorded */
     struct oacl_queue *lane;       /* where replays queue the tasks they do not run themselves */
@@ -96,6 +97,7 @@ struct oacl_bgraph {
         uint64_t value;
     } *inits;                      /* words set at the start of every execution */
     uint32_t ninits;
+    uint32_t recorded;             /* atomic: tasks recorded on all its streams so far */
 };
 
 struct exec_data {
@@ -187,12 +189,15 @@ void oacl_graph_record(struct oacl_queue *q, struct oacl_task *t)
         if (units)
             r->units = units;
         uint8_t *dis = units ? realloc(r->disabled, cap) : NULL;
-        if (!dis) {
+        if (dis)
+            r->disabled = dis;
+        uint32_t *order = dis ? realloc(r->order, cap * sizeof(*order)) : NULL;
+        if (!order) {
             r->error = ACL_ERROR_RT_MEMORY_ALLOCATION;
             oacl_task_put(t);
             return;
         }
-        r->disabled = dis;
+        r->order = order;
         if (r->pending) { /* replacement slots as long as the list */
             struct oacl_task **pend = realloc(r->pending, cap * sizeof(*pend));
             if (!pend) {
@@ -207,6 +212,8 @@ void oacl_graph_record(struct oacl_queue *q, struct oacl_task *t)
     }
     r->units[r->n] = t->kind == OACL_TASK_UNITS ? t->units : 1;
     r->disabled[r->n] = 0;
+    /* streams of one graph may record on several threads at once */
+    r->order[r->n] = r->g ? __atomic_fetch_add(&r->g->recorded, 1, __ATOMIC_RELAXED) : r->n;
     r->tasks[r->n++] = t; /* the graph keeps the creator's reference */
 }
 
@@ -283,6 +290,100 @@ int oacl_cpu_queue_graph_patch(struct oacl_queue *q, struct oacl_queue *gq, uint
     t->run = patch_run;
     t->release = patch_release;
     t->dev = q->dev;
+    oacl_exec_submit(q, t);
+    return ACL_SUCCESS;
+}
+
+/* aclrtTaskUpdateAsync kind 1: a stream-ordered rebuild of a recorded
+ * random-number task from parameters in device memory. It counts as busy
+ * on the graph so that the graph outlives it. */
+struct random_update {
+    struct oacl_bgraph *g;
+    struct oacl_graph_rec *r;
+    uint32_t index;
+    const void *src;
+    size_t size;
+    oacl_random_convert_fn convert;
+    int32_t dev_id;
+    bool ran;
+};
+
+static void random_update_run(struct oacl_task *t, uint32_t unit)
+{
+    (void)unit;
+    struct random_update *d = t->data;
+    d->ran = true;
+    char err[OACL_BACKEND_ERRLEN] = "";
+    int rc = 0;
+    struct oacl_random_task rt;
+    uint8_t info[512];
+    if (d->size > sizeof(info)) {
+        rc = ACL_ERROR_RT_PARAM_INVALID;
+        snprintf(err, sizeof(err), "task update: %zu bytes of parameters are too many", d->size);
+    } else {
+        memcpy(info, d->src, d->size); /* checked device memory at the call; read now, in stream order */
+        rc = d->convert(info, d->dev_id, &rt, err);
+    }
+    struct oacl_task *nt = NULL;
+    if (rc == 0)
+        nt = oacl_cpu_random_task_new(t->dev, &rt, &rc, err);
+    if (rc == 0) {
+        struct oacl_bgraph *g = d->g;
+        pthread_mutex_lock(&g->lock);
+        struct oacl_graph_rec *r = g->streams;
+        while (r && r != d->r)
+            r = r->next;
+        if (!r || d->index >= r->n || r->tasks[d->index]->trace_type != OACL_TT_RANDOM) {
+            rc = ACL_ERROR_RT_PARAM_INVALID;
+            snprintf(err, sizeof(err), "task update: task %u is no longer a random-number task of its stream",
+                     d->index);
+        } else {
+            struct oacl_task *old = r->tasks[d->index];
+            old->next = r->retired; /* a walker of a racing execution may still run it */
+            r->retired = old;
+            r->units[d->index] = nt->units;
+            __atomic_store_n(&r->tasks[d->index], nt, __ATOMIC_RELEASE);
+            nt = NULL;
+        }
+        pthread_mutex_unlock(&g->lock);
+    }
+    if (nt)
+        oacl_task_put(nt);
+    if (rc)
+        oacl_exec_task_fail(t, rc, err);
+    __atomic_sub_fetch(&d->g->busy, 1, __ATOMIC_ACQ_REL);
+}
+
+static void random_update_release(struct oacl_task *t)
+{
+    struct random_update *d = t->data;
+    if (!d->ran) /* dropped before it ran (stream stopped or destroyed) */
+        __atomic_sub_fetch(&d->g->busy, 1, __ATOMIC_ACQ_REL);
+    free(t);
+}
+
+int oacl_cpu_queue_graph_random_update(struct oacl_queue *q, struct oacl_bgraph *g, struct oacl_queue *gq,
+                                       uint32_t index, const void *src, size_t size, oacl_random_convert_fn convert,
+                                       int32_t dev_id, char *err)
+{
+    struct oacl_task *t = oacl_task_new(sizeof(struct random_update));
+    if (!t) {
+        snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for a task update");
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    struct random_update *d = t->data;
+    d->g = g;
+    d->r = gq->rec;
+    d->index = index;
+    d->src = src;
+    d->size = size;
+    d->convert = convert;
+    d->dev_id = dev_id;
+    t->kind = OACL_TASK_INLINE;
+    t->run = random_update_run;
+    t->release = random_update_release;
+    t->dev = q->dev;
+    __atomic_add_fetch(&g->busy, 1, __ATOMIC_ACQ_REL);
     oacl_exec_submit(q, t);
     return ACL_SUCCESS;
 }
@@ -381,7 +482,14 @@ int oacl_cpu_graph_event_op(struct oacl_queue *gq, uint32_t slot, bool wait, cha
         t->run = ev_record_run;
         t->trace_type = OACL_TT_EVENT_RECORD;
     }
+    const int before = r->error;
     oacl_graph_record(gq, t);
+    if (before || !r->error)
+        return ACL_SUCCESS; /* a stream broken earlier takes tasks silently (the capture is dead) */
+    snprintf(err, OACL_BACKEND_ERRLEN, "%s",
+             r->error == ACL_ERROR_STREAM_TASK_GROUP_INTR     ? "a task group is open on another stream of the graph"
+             : r->error == ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT ? "a task group is open on the stream: kernels only"
+                                                              : "the event task could not be recorded");
     return r->error;
 }
 
@@ -492,6 +600,7 @@ void oacl_cpu_graph_stream_free(struct oacl_queue *gq)
     free(r->tasks);
     free(r->units);
     free(r->disabled);
+    free(r->order);
     free(r->pending);
     free(r);
 }
@@ -569,6 +678,7 @@ void oacl_cpu_graph_task_info(struct oacl_queue *gq, uint32_t i, struct oacl_gra
         return;
     struct oacl_task *t = r->tasks[i];
     out->trace_type = t->trace_type;
+    out->order = r->order[i];
     if (t->trace_type == OACL_TT_KERNEL_AIVEC || t->trace_type == OACL_TT_KERNEL_AICORE) {
         out->kernel_name = t->kernel ? t->kernel->name : NULL;
         out->num_blocks = r->units[i];

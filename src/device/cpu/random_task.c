@@ -249,17 +249,20 @@ static uint32_t out_size(aclDataType type)
     }
 }
 
-int oacl_cpu_queue_random(struct oacl_queue *q, const struct oacl_random_task *task, char *err)
+struct oacl_task *oacl_cpu_random_task_new(struct oacl_bdev *dev, const struct oacl_random_task *task, int *rc,
+                                           char *err)
 {
     const uint32_t esize = task->dist == OACL_RANDOM_DROPOUT_MASK ? 0 : out_size(task->type);
     if (task->dist != OACL_RANDOM_DROPOUT_MASK && !esize) {
         snprintf(err, OACL_BACKEND_ERRLEN, "the random-number engine has no output type %d", (int)task->type);
-        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+        *rc = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+        return NULL;
     }
     struct oacl_task *t = oacl_task_new(sizeof(struct random_job));
     if (!t) {
         snprintf(err, OACL_BACKEND_ERRLEN, "out of memory for a random-number task");
-        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+        *rc = ACL_ERROR_RT_MEMORY_ALLOCATION;
+        return NULL;
     }
     struct random_job *j = t->data;
     j->task = *task;
@@ -284,8 +287,17 @@ int oacl_cpu_queue_random(struct oacl_queue *q, const struct oacl_random_task *t
     t->units = (uint32_t)units;
     t->run = random_unit;
     t->release = random_release;
-    t->dev = q->dev;
+    t->dev = dev;
     t->trace_type = OACL_TT_RANDOM;
-    oacl_exec_submit(q, t);
-    return ACL_SUCCESS;
+    *rc = ACL_SUCCESS;
+    return t;
+}
+
+int oacl_cpu_queue_random(struct oacl_queue *q, const struct oacl_random_task *task, char *err)
+{
+    int rc;
+    struct oacl_task *t = oacl_cpu_random_task_new(q->dev, task, &rc, err);
+    if (t)
+        oacl_exec_submit(q, t);
+    return rc;
 }
