@@ -2,7 +2,8 @@
  * Corrupt kernel binaries are refused, never crash the process (found by
  * fuzz/fuzz_binary_*): relocations that point outside the object, a
  * constructor or destructor that faults, a descriptor whose kernel table
- * points nowhere, and the inputs the fuzzer found. From a file and from
+ * points nowhere, a read-only-after-relocation range reaching past the
+ * object, and the inputs the fuzzer found. From a file and from
  * memory; the device keeps working afterwards.
  */
 #include <elf.h>
@@ -196,6 +197,31 @@ static void test_tls_malformed(void **state)
     free(data);
 }
 
+/* A read-only-after-relocation range reaching past the object: the loader
+ * would make other memory of the process read-only (in the test load too,
+ * where nothing touches it), and the process would die of it later. */
+static void test_relro_outside(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
+    Elf64_Ehdr eh;
+    memcpy(&eh, data, sizeof(eh));
+    bool patched = false;
+    for (unsigned i = 0; i < eh.e_phnum && !patched; i++) {
+        Elf64_Phdr ph;
+        memcpy(&ph, data + eh.e_phoff + (size_t)i * sizeof(ph), sizeof(ph));
+        if (ph.p_type != PT_GNU_RELRO)
+            continue;
+        ph.p_memsz += 0x400000;
+        memcpy(data + eh.e_phoff + (size_t)i * sizeof(ph), &ph, sizeof(ph));
+        patched = true;
+    }
+    assert_true(patched);
+    expect_refused(data, len, "read-only-after-relocation range");
+    free(data);
+}
+
 /* The inputs the fuzzer found (fuzz/corpus/: regress-*.bin). */
 static void test_fuzzer_findings(void **state)
 {
@@ -205,6 +231,7 @@ static void test_fuzzer_findings(void **state)
         OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_file/regress-null-destructor.bin",
         OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_data/regress-misaligned-descriptor.bin",
         OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_file/regress-descriptor-names-outside.bin",
+        OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_data/regress-relro-outside.bin",
     };
     for (size_t i = 0; i < sizeof(found) / sizeof(found[0]); i++) {
         size_t len;
@@ -225,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_relative_count_lies),
         cmocka_unit_test(test_segments_overlap),
         cmocka_unit_test(test_tls_malformed),
+        cmocka_unit_test(test_relro_outside),
         cmocka_unit_test(test_fuzzer_findings),
     };
     if (aclrtSetDevice(0) != ACL_SUCCESS)

@@ -149,8 +149,8 @@ int oacl_cpu_elf_check_dynamic(const unsigned char *img, size_t len, char *why, 
         return fail(why, cap, "it is truncated");
     memcpy(&eh, img, sizeof(eh));
     struct loads l = {.n = 0};
-    Elf64_Phdr dyn = {0}, tls = {0};
-    unsigned ndyn = 0, ntls = 0;
+    Elf64_Phdr dyn = {0}, tls = {0}, relro[4];
+    unsigned ndyn = 0, ntls = 0, nrelro = 0;
     for (unsigned i = 0; i < eh.e_phnum; i++) {
         Elf64_Phdr ph;
         const uint64_t at = eh.e_phoff + (uint64_t)i * sizeof(ph);
@@ -173,7 +173,24 @@ int oacl_cpu_elf_check_dynamic(const unsigned char *img, size_t len, char *why, 
         } else if (ph.p_type == PT_TLS) {
             tls = ph;
             ntls++;
+        } else if (ph.p_type == PT_GNU_RELRO) {
+            if (nrelro == sizeof(relro) / sizeof(relro[0]))
+                return fail(why, cap, "it has more than %u read-only-after-relocation segments", nrelro);
+            relro[nrelro++] = ph;
         }
+    }
+    /* The loader makes the pages of a PT_GNU_RELRO range read-only after
+       relocating, wherever the range says: one reaching past the object
+       would protect another mapping of the process (a thread's stack or
+       signal stack, an allocator's memory), which the test load does not
+       notice and the process dies of later. It must lie inside the span
+       the object's segments reserve. */
+    const uint64_t lo = l.n ? l.ph[0].p_vaddr : 0, hi = l.n ? l.ph[l.n - 1].p_vaddr + l.ph[l.n - 1].p_memsz : 0;
+    for (unsigned i = 0; i < nrelro; i++) {
+        const Elf64_Phdr *r = &relro[i];
+        if (r->p_memsz && (r->p_vaddr < lo || r->p_vaddr > hi || r->p_memsz > hi - r->p_vaddr))
+            return fail(why, cap, "its read-only-after-relocation range (%llu bytes at 0x%llx) reaches outside its "
+                        "segments", (unsigned long long)r->p_memsz, (unsigned long long)r->p_vaddr);
     }
     if (ndyn != 1)
         return fail(why, cap, "it has %u dynamic sections, not 1", ndyn);
