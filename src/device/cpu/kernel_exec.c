@@ -64,10 +64,10 @@ struct exec_thread {
     size_t stack_size;
 };
 
-static __thread struct exec_thread *tls_thread;
-static __thread struct oacl_block_ctx *tls_block;
+static __thread struct exec_thread *tls_thread __attribute__((tls_model("initial-exec")));
+static __thread struct oacl_block_ctx *tls_block __attribute__((tls_model("initial-exec")));
 /* The running block's task's kill flag (stop/abort), NULL outside blocks. */
-__thread const uint32_t *oacl_tls_kill;
+__thread const uint32_t *oacl_tls_kill __attribute__((tls_model("initial-exec")));
 
 /* et->fault of a block that a stop or abort interrupted (not a failure). */
 #define FAULT_KILLED (-1)

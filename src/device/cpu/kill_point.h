@@ -11,7 +11,8 @@
 #include <stdint.h>
 
 /* The running block's task's kill flag, NULL outside blocks. */
-extern __thread const uint32_t *oacl_tls_kill;
+/* initial-exec: read on every kernel API call, no __tls_get_addr */
+extern __thread const uint32_t *oacl_tls_kill __attribute__((tls_model("initial-exec")));
 /* Unwinds the calling thread's killed block (does not return). */
 __attribute__((noreturn)) void oacl_kernel_killed(void);
 
