@@ -47,7 +47,7 @@ TXT
     diff -u want.txt got.txt || fail "$name: build/${exe%%:*} output"
   done
   # The installed program finds libacl_rt.so through its run path.
-  readelf -d out/bin/main | grep -E 'R(UN)?PATH' | grep -q "$P/lib64" || fail "$name: installed main has no run path to $P/lib64"
+  readelf -d out/bin/main | grep -E 'R(UN)?PATH' | grep "$P/lib64" >/dev/null || fail "$name: installed main has no run path to $P/lib64"
   env -u LD_LIBRARY_PATH "$@" ./out/bin/main >got_installed.txt 2>err.txt ||
     { cat got_installed.txt err.txt; fail "$name: out/bin/main failed"; }
   diff -u want_main.txt got_installed.txt || fail "$name: out/bin/main output"

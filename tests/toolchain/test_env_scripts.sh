@@ -69,7 +69,7 @@ check_sourced "$moved/bin" ./setenv.bash "$moved" "$default_soc"
 printf '%s\n' '#include "oacl/kernel.h"' '__global__ __aicore__ void k(GM_ADDR x) { (void)x; }' >"$WORK/k.c"
 quiet "$moved/bin/oacl-cc" -o "$WORK/k.o" "$WORK/k.c"
 # The kernel binary's runtime is the copy's.
-readelf -d "$WORK/k.o" | grep -q "$moved/lib64" || fail "kernel binary built by the moved oacl-cc does not use its lib64"
+readelf -d "$WORK/k.o" | grep "$moved/lib64" >/dev/null || fail "kernel binary built by the moved oacl-cc does not use its lib64"
 for dir in tikcpp "$(uname -m)-linux/tikcpp" compiler/tikcpp tools/tikcpp; do
   printf 'include("%s/%s/ascendc_kernel_cmake/ascendc.cmake")\nmessage("prefix=${OACL_PREFIX}")\n' \
     "$moved" "$dir" >"$WORK/probe.cmake"

@@ -76,7 +76,7 @@ expect_eq "ACL symbols of libascendcl.so" "$(defined "$P/lib64/libascendcl.so" |
 # libacl_rt_impl.so: the name task-graph programs link by path
 [ "$(defined "$P/lib64/libacl_rt_impl.so")" = "$(defined "$P/lib64/libacl_rt.so")" ] ||
   fail "libacl_rt_impl.so does not define what libacl_rt.so defines"
-defined "$P/lib64/libacl_rt_impl.so" | grep -qx aclmdlRIExecuteAsync ||
+defined "$P/lib64/libacl_rt_impl.so" | grep -x aclmdlRIExecuteAsync >/dev/null ||
   fail "libacl_rt_impl.so lacks aclmdlRIExecuteAsync"
 cat >ascendcl.cpp <<'CPP'
 #include <cstdio>
