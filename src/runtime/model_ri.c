@@ -517,12 +517,6 @@ aclError oacl_ri_capture_into(struct oacl_ri *ri, struct oacl_stream *s, aclmdlR
     return rc;
 }
 
-#define CAPTURE_FAMILIES                                                                                              \
-    (OACL_SOC_MASK(OACL_SOC_FAMILY_950) | OACL_SOC_MASK(OACL_SOC_FAMILY_A3) | OACL_SOC_MASK(OACL_SOC_FAMILY_A2) |      \
-     OACL_SOC_MASK(OACL_SOC_FAMILY_310P))
-
-aclError oacl_ri_gate_capture(const char *fn) { return oacl_soc_require(CAPTURE_FAMILIES, fn); }
-
 /* A stream argument of the capture functions: explicit, of the current
  * context, not bound to an RI, not the default stream. */
 static aclError capture_stream(aclrtStream stream, struct oacl_context **ctx, struct oacl_stream **out, const char *fn)

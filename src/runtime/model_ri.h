@@ -139,8 +139,15 @@ void oacl_ri_groups_free(struct oacl_ri *ri);
  * (107002 / 107004). */
 aclError oacl_ri_get(aclmdlRI handle, bool null_is_param, struct oacl_ri **out, const char *fn);
 aclError oacl_ri_get_ctx(aclmdlRI handle, bool null_is_param, struct oacl_ri **out, const char *fn);
-/* 207000 on profiles without the capture family (§1.2). */
+/* model_ri_gate.c: 207000 on profiles without the function group (§1.2):
+ * capture family (and task groups), advanced graph functions,
+ * aclrtTaskUpdateAsync, aclrtPersistentTaskClean, aclrtActiveStream /
+ * aclrtSwitchStream. */
 aclError oacl_ri_gate_capture(const char *fn);
+aclError oacl_ri_gate_advanced(const char *fn);
+aclError oacl_ri_gate_task_update(const char *fn);
+aclError oacl_ri_gate_persistent_clean(const char *fn);
+aclError oacl_ri_gate_stream_ctl(const char *fn);
 /* Starts the capture of stream into ri (model_ri.c; root or sub-RI). */
 aclError oacl_ri_capture_into(struct oacl_ri *ri, struct oacl_stream *s, aclmdlRICaptureMode mode, const char *fn);
 pthread_mutex_t *oacl_ri_lock(void);

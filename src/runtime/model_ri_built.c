@@ -17,12 +17,6 @@
 
 #include "runtime/model_ri.h"
 
-#define ALL_FAMILIES                                                                                                  \
-    (OACL_SOC_MASK(OACL_SOC_FAMILY_950) | OACL_SOC_MASK(OACL_SOC_FAMILY_A3) | OACL_SOC_MASK(OACL_SOC_FAMILY_A2) |      \
-     OACL_SOC_MASK(OACL_SOC_FAMILY_310P) | OACL_SOC_MASK(OACL_SOC_FAMILY_310B) | OACL_SOC_MASK(OACL_SOC_FAMILY_910))
-#define NO_A3 (ALL_FAMILIES & ~OACL_SOC_MASK(OACL_SOC_FAMILY_A3))
-#define CLEAN_FAMILIES                                                                                                \
-    (OACL_SOC_MASK(OACL_SOC_FAMILY_950) | OACL_SOC_MASK(OACL_SOC_FAMILY_A3) | OACL_SOC_MASK(OACL_SOC_FAMILY_A2))
 #define MAX_LABELS 65535u
 #define HEAD_FLAG 0x00000000u
 #define ACTIVATED_FLAG 0x7FFFFFFFu
@@ -330,7 +324,7 @@ OACL_API aclError aclrtPersistentTaskClean(aclrtStream stream)
 {
     if (!stream)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "stream is NULL");
-    aclError rc = oacl_soc_require(CLEAN_FAMILIES, __func__);
+    aclError rc = oacl_ri_gate_persistent_clean(__func__);
     if (rc)
         return rc;
     struct oacl_stream *s = NULL;
@@ -661,7 +655,7 @@ OACL_API aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream
 {
     NULL_CHECK(activeStream);
     NULL_CHECK(stream);
-    aclError rc = oacl_soc_require(NO_A3, __func__);
+    aclError rc = oacl_ri_gate_stream_ctl(__func__);
     if (rc)
         return rc;
     struct oacl_context *ctx = NULL;
@@ -692,7 +686,7 @@ OACL_API aclError aclrtSwitchStream(void *leftValue, aclrtCondition cond, void *
     NULL_CHECK(stream);
     if (falseStream)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "falseStream is reserved and must be NULL");
-    aclError rc = oacl_soc_require(NO_A3, __func__);
+    aclError rc = oacl_ri_gate_stream_ctl(__func__);
     if (rc)
         return rc;
     if ((uint32_t)cond > ACL_RT_LESS_OR_EQUAL)

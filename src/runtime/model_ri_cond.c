@@ -14,9 +14,6 @@
 
 #include "runtime/model_ri.h"
 
-#define ADVANCED_FAMILIES                                                                                             \
-    (OACL_SOC_MASK(OACL_SOC_FAMILY_950) | OACL_SOC_MASK(OACL_SOC_FAMILY_A3) | OACL_SOC_MASK(OACL_SOC_FAMILY_A2))
-
 static void cond_free(struct oacl_obj *o) { free(o); }
 
 static struct oacl_ri *root_of(struct oacl_ri *ri)
@@ -63,7 +60,7 @@ OACL_API aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLau
 {
     if (!modelRI || !handle)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", modelRI ? "handle" : "modelRI");
-    aclError rc = oacl_soc_require(ADVANCED_FAMILIES, __func__);
+    aclError rc = oacl_ri_gate_advanced(__func__);
     if (rc)
         return rc;
     struct oacl_ri *ri = NULL;
@@ -123,7 +120,7 @@ OACL_API aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64
 {
     if (!handle || !ptr)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", handle ? "ptr" : "handle");
-    aclError rc = oacl_soc_require(ADVANCED_FAMILIES, __func__);
+    aclError rc = oacl_ri_gate_advanced(__func__);
     if (rc)
         return rc;
     struct oacl_obj *o = oacl_handle_get(handle, OACL_H_COND);
@@ -176,7 +173,7 @@ OACL_API aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "stream is NULL");
     if (params.modelRIArray)
         memset(params.modelRIArray, 0, params.size * sizeof(aclmdlRI));
-    aclError rc = oacl_soc_require(ADVANCED_FAMILIES, __func__);
+    aclError rc = oacl_ri_gate_advanced(__func__);
     if (rc)
         return rc;
     if ((uint32_t)params.type > ACL_MODEL_RI_COND_TYPE_SWITCH)
@@ -246,7 +243,7 @@ OACL_API aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI mod
 {
     if (!stream || !modelRI)
         return oacl_fail(ACL_ERROR_INVALID_PARAM, __func__, "%s is NULL", stream ? "modelRI" : "stream");
-    aclError rc = oacl_soc_require(ADVANCED_FAMILIES, __func__);
+    aclError rc = oacl_ri_gate_advanced(__func__);
     if (rc)
         return rc;
     if ((uint32_t)mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)

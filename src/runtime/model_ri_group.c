@@ -12,10 +12,6 @@
 
 #include "runtime/model_ri.h"
 
-#define CAPTURE_FAMILIES                                                                                              \
-    (OACL_SOC_MASK(OACL_SOC_FAMILY_950) | OACL_SOC_MASK(OACL_SOC_FAMILY_A3) | OACL_SOC_MASK(OACL_SOC_FAMILY_A2) |      \
-     OACL_SOC_MASK(OACL_SOC_FAMILY_310P))
-
 static void grp_free(struct oacl_obj *o) { free(o); }
 
 struct oacl_ri_grp *oacl_ri_group_of(struct oacl_ri_stream *rs, uint32_t index)
@@ -48,7 +44,7 @@ void oacl_ri_groups_free(struct oacl_ri *ri)
 /* A capturing stream of the current context (+1 stream; g_lock taken). */
 static aclError capturing(aclrtStream stream, struct oacl_stream **out, const char *fn)
 {
-    aclError rc = oacl_soc_require(CAPTURE_FAMILIES, fn);
+    aclError rc = oacl_ri_gate_capture(fn);
     if (rc)
         return rc;
     rc = oacl_stream_arg(stream, OACL_STREAM_OWN, out, fn);
@@ -145,7 +141,7 @@ OACL_API aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *ha
 /* An ordinary stream for update mode (+1 stream; g_lock taken). */
 static aclError update_stream(aclrtStream stream, struct oacl_stream **out, const char *fn)
 {
-    aclError rc = oacl_soc_require(CAPTURE_FAMILIES, fn);
+    aclError rc = oacl_ri_gate_capture(fn);
     if (rc)
         return rc;
     rc = oacl_stream_arg(stream, OACL_STREAM_OWN, out, fn);

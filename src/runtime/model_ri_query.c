@@ -15,11 +15,6 @@
 #include "runtime/event.h"
 #include "runtime/model_ri.h"
 
-#define ADVANCED_FAMILIES                                                                                             \
-    (OACL_SOC_MASK(OACL_SOC_FAMILY_950) | OACL_SOC_MASK(OACL_SOC_FAMILY_A3) | OACL_SOC_MASK(OACL_SOC_FAMILY_A2))
-
-static aclError gate_advanced(const char *fn) { return oacl_soc_require(ADVANCED_FAMILIES, fn); }
-
 /* The stream id of an RI stream: its RI-internal stream, or the bound one. */
 static int32_t rs_id(const struct oacl_ri_stream *rs) { return rs->internal ? rs->internal->id : rs->user->id; }
 
@@ -160,7 +155,7 @@ OACL_API aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uin
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "numStreams is NULL");
     if (!modelRI)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "modelRI is NULL");
-    aclError rc = gate_advanced(__func__);
+    aclError rc = oacl_ri_gate_advanced(__func__);
     if (rc)
         return rc;
     struct oacl_ri *ri = NULL;
@@ -189,7 +184,7 @@ OACL_API aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask *tas
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "stream is NULL");
     if (!numTasks)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "numTasks is NULL");
-    aclError rc = gate_advanced(__func__);
+    aclError rc = oacl_ri_gate_advanced(__func__);
     if (rc)
         return rc;
     struct oacl_obj *o = oacl_handle_get(stream, OACL_H_STREAM);
@@ -224,7 +219,7 @@ OACL_API aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType *type)
 {
     if (!type)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "type is NULL");
-    aclError rc = gate_advanced(__func__);
+    aclError rc = oacl_ri_gate_advanced(__func__);
     if (rc)
         return rc;
     struct oacl_ri_task *t = NULL;
@@ -241,7 +236,7 @@ OACL_API aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t *id)
 {
     if (!id)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "id is NULL");
-    aclError rc = gate_advanced(__func__);
+    aclError rc = oacl_ri_gate_advanced(__func__);
     if (rc)
         return rc;
     struct oacl_ri_task *t = NULL;
@@ -277,7 +272,7 @@ OACL_API aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams *p
 {
     if (!params)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "params is NULL");
-    aclError rc = gate_advanced(__func__);
+    aclError rc = oacl_ri_gate_advanced(__func__);
     if (rc)
         return rc;
     struct oacl_ri_task *t = NULL;
@@ -438,7 +433,7 @@ OACL_API aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *p
 {
     if (!params)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "params is NULL");
-    aclError rc = gate_advanced(__func__);
+    aclError rc = oacl_ri_gate_advanced(__func__);
     if (rc)
         return rc;
     struct oacl_ri_task *t = NULL;
@@ -511,7 +506,7 @@ OACL_API aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchK
 
 OACL_API aclError aclmdlRITaskDisable(aclmdlRITask task)
 {
-    aclError rc = gate_advanced(__func__);
+    aclError rc = oacl_ri_gate_advanced(__func__);
     if (rc && task)
         return rc;
     struct oacl_ri_task *t = NULL;
@@ -542,7 +537,7 @@ OACL_API aclError aclmdlRIUpdate(aclmdlRI modelRI)
     aclError rc = oacl_ri_get(modelRI, false, &ri, __func__);
     if (rc)
         return rc;
-    rc = gate_advanced(__func__);
+    rc = oacl_ri_gate_advanced(__func__);
     if (rc == ACL_SUCCESS && ri->kind == OACL_RI_BUILT)
         rc = oacl_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, __func__, "modelRI %p was built, not captured", modelRI);
     if (rc == ACL_SUCCESS) {

@@ -20,10 +20,6 @@ static int random_convert(const void *info, int32_t dev_id, struct oacl_random_t
     return oacl_random_task_convert(info, dev_id, out, err);
 }
 
-#define UPDATE_FAMILIES                                                                                               \
-    (OACL_SOC_MASK(OACL_SOC_FAMILY_950) | OACL_SOC_MASK(OACL_SOC_FAMILY_A3) | OACL_SOC_MASK(OACL_SOC_FAMILY_A2) |      \
-     OACL_SOC_MASK(OACL_SOC_FAMILY_310P))
-
 /* Task taskId of a stream bound to an RI (+ its recorded kind), g_lock held. */
 static aclError bound_task_locked(struct oacl_stream *s, uint32_t taskId, struct oacl_graph_task_info *info,
                                   aclError unbound, const char *fn)
@@ -47,7 +43,7 @@ OACL_API aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, 
     if (info->id != ACL_RT_UPDATE_RANDOM_TASK && info->id != ACL_RT_UPDATE_AIC_AIV_TASK)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "info->id %d is not an aclrtUpdateTaskAttrId",
                          (int)info->id);
-    aclError rc = oacl_soc_require(UPDATE_FAMILIES, __func__);
+    aclError rc = oacl_ri_gate_task_update(__func__);
     if (rc)
         return rc;
     bool random = info->id == ACL_RT_UPDATE_RANDOM_TASK;

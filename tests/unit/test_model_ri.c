@@ -95,6 +95,16 @@ static void set_all(void *dev, uint32_t v)
     ACL_OK(aclrtMemcpy(dev, sizeof(h), h, sizeof(h), ACL_MEMCPY_HOST_TO_DEVICE));
 }
 
+/* The tasks of ri's only RI stream: *n in, the room in tasks; out, the count. */
+static void ri_tasks(aclmdlRI ri, aclmdlRITask *tasks, uint32_t *n)
+{
+    aclrtStream rs = NULL;
+    uint32_t ns = 1;
+    ACL_OK(aclmdlRIGetStreams(ri, &rs, &ns));
+    assert_int_equal(ns, 1);
+    ACL_OK(aclmdlRIGetTasksByStream(rs, tasks, n));
+}
+
 /* ---- capture and replay --------------------------------------------------------------- */
 
 static void test_capture_replay_mixed(void **state)
@@ -653,12 +663,9 @@ static void test_disable_and_update(void **state)
     void *buf = dev_zeroed(N * 4);
     uint64_t *word = dev_zeroed(64);
     aclmdlRI ri = capture_three(buf, word);
-    aclrtStream rs;
-    uint32_t n = 1;
-    ACL_OK(aclmdlRIGetStreams(ri, &rs, &n));
     aclmdlRITask tasks[5];
-    n = 5;
-    ACL_OK(aclmdlRIGetTasksByStream(rs, tasks, &n));
+    uint32_t n = 5;
+    ri_tasks(ri, tasks, &n);
     ACL_OK(aclmdlRIUpdate(ri)); /* nothing pending: no effect */
     ACL_OK(aclmdlRITaskDisable(tasks[2]));
     ACL_ERR(aclmdlRIExecuteAsync(ri, g_x), ACL_ERROR_RT_MODEL_EXECUTE, "aclmdlRIUpdate");
@@ -734,10 +741,8 @@ static void test_disable_and_update(void **state)
     ACL_OK(aclmdlRIDestroy(ri));
     /* a failed edit makes the instance faulty: taskGrp must be NULL */
     ri = capture_three(buf, word);
-    n = 1;
-    ACL_OK(aclmdlRIGetStreams(ri, &rs, &n));
     n = 5;
-    ACL_OK(aclmdlRIGetTasksByStream(rs, tasks, &n));
+    ri_tasks(ri, tasks, &n);
     ACL_OK(aclmdlRITaskGetParams(tasks[0], &p));
     p.taskGrp = (aclrtTaskGrp)0x10;
     ACL_ERR(aclmdlRITaskSetParams(tasks[0], &p), ACL_ERROR_RT_PARAM_INVALID, "taskGrp");
@@ -745,10 +750,8 @@ static void test_disable_and_update(void **state)
     ACL_ERR(aclmdlRIUpdate(ri), ACL_ERROR_RT_MODEL_UPDATE_FAILED, "faulty");
     ACL_OK(aclmdlRIDestroy(ri));
     ri = capture_three(buf, word);
-    n = 1;
-    ACL_OK(aclmdlRIGetStreams(ri, &rs, &n));
     n = 5;
-    ACL_OK(aclmdlRIGetTasksByStream(rs, tasks, &n));
+    ri_tasks(ri, tasks, &n);
     memset(&np, 0, sizeof(np));
     np.type = ACL_MODEL_RI_TASK_EVENT_RECORD;
     ACL_ERR(aclmdlRITaskSetParams(tasks[0], &np), ACL_ERROR_RT_PARAM_INVALID, "type");
@@ -987,12 +990,9 @@ static void test_task_groups(void **state)
     ACL_OK(aclmdlRICaptureTaskGrpEnd(g_s, &grp));
     assert_non_null(grp);
     ACL_OK(aclmdlRICaptureEnd(g_s, &ri));
-    aclrtStream rs;
-    uint32_t n = 1;
-    ACL_OK(aclmdlRIGetStreams(ri, &rs, &n));
     aclmdlRITask tasks[3];
-    n = 3;
-    ACL_OK(aclmdlRIGetTasksByStream(rs, tasks, &n));
+    uint32_t n = 3;
+    ri_tasks(ri, tasks, &n);
     aclmdlRITaskParams p;
     ACL_OK(aclmdlRITaskGetParams(tasks[0], &p));
     assert_null(p.taskGrp);
@@ -1216,12 +1216,9 @@ static void test_execution_failure(void **state)
     ACL_OK(aclrtSynchronizeStream(g_x)); /* reported once */
     expect_all(buf, 0);                  /* the task after the failure did not run */
     /* fixed input: no block is bad any more */
-    aclrtStream rs;
-    uint32_t n = 1;
-    ACL_OK(aclmdlRIGetStreams(ri, &rs, &n));
     aclmdlRITask tasks[2];
-    n = 2;
-    ACL_OK(aclmdlRIGetTasksByStream(rs, tasks, &n));
+    uint32_t n = 2;
+    ri_tasks(ri, tasks, &n);
     aclmdlRITaskParams p;
     ACL_OK(aclmdlRITaskGetParams(tasks[0], &p));
     uint8_t blob[64];
@@ -1261,12 +1258,9 @@ static void test_external_events(void **state)
     ACL_OK(plus(a, a, 1, g_s));
     ACL_OK(aclrtRecordEventWithFlag(e, g_s, ACL_EVENT_RECORD_EXTERNAL));
     ACL_OK(aclmdlRICaptureEnd(g_s, &ri));
-    aclrtStream rs;
-    uint32_t n = 1;
-    ACL_OK(aclmdlRIGetStreams(ri, &rs, &n));
     aclmdlRITask tasks[4];
-    n = 4;
-    ACL_OK(aclmdlRIGetTasksByStream(rs, tasks, &n));
+    uint32_t n = 4;
+    ri_tasks(ri, tasks, &n);
     aclmdlRITaskParams p;
     ACL_OK(aclmdlRITaskGetParams(tasks[3], &p));
     assert_int_equal(p.type, ACL_MODEL_RI_TASK_EVENT_RECORD);
