@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,21 @@ struct oacl_graph_rec {
     struct oacl_task **pending;    /* replacements waiting for graph_task_commit */
     struct oacl_task *retired;     /* replaced tasks (->next), kept until the stream goes */
     bool grp_open;                 /* a task group is open: kernels only */
+    struct lane_thread *lt;        /* walks the stream when another starts it (made at the first start) */
     struct oacl_graph_rec *next;
+};
+
+/* A graph stream's own thread. A lane waits (for events of other lanes) in
+ * the middle of its walk; were lanes tasks of the worker pool, lanes that
+ * wait could hold every worker while the lane they wait for is still
+ * queued: a chain of waits longer than the pool would never end. */
+struct lane_thread {
+    pthread_t th;
+    pthread_mutex_t m;
+    pthread_cond_t cv;
+    bool go, quit;
+    uint32_t pc;
+    struct oacl_bgraph *g;
 };
 
 /* Where a label points: a graph stream and the position of its marker. */
@@ -590,9 +605,12 @@ void oacl_cpu_graph_stream_clear(struct oacl_queue *gq)
     r->error = 0;
 }
 
+static void lane_thread_end(struct oacl_graph_rec *r);
+
 void oacl_cpu_graph_stream_free(struct oacl_queue *gq)
 {
     struct oacl_graph_rec *r = gq->rec;
+    lane_thread_end(r);
     oacl_cpu_graph_stream_bind(gq, NULL, false);
     oacl_cpu_backend_ops.queue_destroy(r->driver);
     oacl_cpu_backend_ops.queue_destroy(r->lane);
@@ -1018,12 +1036,93 @@ static void lane_run(struct oacl_task *t, uint32_t unit)
 
 static void lane_release(struct oacl_task *t) { free(t); }
 
+static void *lane_main(void *arg)
+{
+    struct oacl_graph_rec *r = arg;
+    struct lane_thread *lt = r->lt;
+    pthread_mutex_lock(&lt->m);
+    for (;;) {
+        while (!lt->go && !lt->quit)
+            pthread_cond_wait(&lt->cv, &lt->m);
+        if (lt->quit)
+            break;
+        lt->go = false;
+        const uint32_t pc = lt->pc;
+        struct oacl_bgraph *g = lt->g;
+        pthread_mutex_unlock(&lt->m);
+        walk(g, r, pc);
+        lane_done(g, r);
+        pthread_mutex_lock(&lt->m);
+    }
+    pthread_mutex_unlock(&lt->m);
+    return NULL;
+}
+
+/* r's thread, made at its first start; NULL if none can be made. */
+static struct lane_thread *lane_thread_of(struct oacl_graph_rec *r)
+{
+    struct lane_thread *lt = __atomic_load_n(&r->lt, __ATOMIC_ACQUIRE);
+    if (lt)
+        return lt;
+    lt = calloc(1, sizeof(*lt));
+    if (!lt)
+        return NULL;
+    pthread_mutex_init(&lt->m, NULL);
+    pthread_cond_init(&lt->cv, NULL);
+    __atomic_store_n(&r->lt, lt, __ATOMIC_RELEASE); /* before the thread reads it */
+    sigset_t all, old;
+    sigfillset(&all);
+    /* as workers: the program's signals are not for this thread */
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    const int e = pthread_create(&lt->th, NULL, lane_main, r);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (e) {
+        __atomic_store_n(&r->lt, NULL, __ATOMIC_RELEASE);
+        pthread_mutex_destroy(&lt->m);
+        pthread_cond_destroy(&lt->cv);
+        free(lt);
+        return NULL;
+    }
+    return lt;
+}
+
+static void lane_thread_end(struct oacl_graph_rec *r)
+{
+    struct lane_thread *lt = r->lt;
+    if (!lt)
+        return;
+    pthread_mutex_lock(&lt->m);
+    lt->quit = true;
+    pthread_cond_signal(&lt->cv);
+    pthread_mutex_unlock(&lt->m);
+    pthread_join(lt->th, NULL);
+    pthread_mutex_destroy(&lt->m);
+    pthread_cond_destroy(&lt->cv);
+    free(lt);
+    r->lt = NULL;
+}
+
 /* Starts a lane on r at pc (on its driver queue) unless one is running. */
 static void start_lane(struct oacl_bgraph *g, struct oacl_graph_rec *r, uint32_t pc)
 {
     uint32_t idle = 0;
     if (!__atomic_compare_exchange_n(&r->running, &idle, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         return;
+    struct lane_thread *lt = lane_thread_of(r);
+    if (lt) {
+        pthread_mutex_lock(&g->lock);
+        g->lanes_active++;
+        pthread_mutex_unlock(&g->lock);
+        pthread_mutex_lock(&lt->m);
+        lt->pc = pc;
+        lt->g = g;
+        lt->go = true;
+        pthread_cond_signal(&lt->cv);
+        pthread_mutex_unlock(&lt->m);
+        return;
+    }
+    /* no thread to be had: a task of the pool (a chain of waits longer
+       than the pool can then stall) */
     struct oacl_task *t = oacl_task_new(sizeof(struct lane_data));
     if (!t) {
         __atomic_store_n(&r->running, 0, __ATOMIC_RELEASE);
