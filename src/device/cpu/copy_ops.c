@@ -28,8 +28,12 @@ static int no_memory(char *err, const char *what)
     return ACL_ERROR_RT_MEMORY_ALLOCATION;
 }
 
-static void submit_units(struct oacl_queue *q, struct oacl_task *t, uint32_t units, oacl_task_unit_fn run)
+/* trace: what the task is to traces, and to task graphs (which record only
+ * the kinds they know how to replay). */
+static void submit_units(struct oacl_queue *q, struct oacl_task *t, uint32_t units, oacl_task_unit_fn run,
+                         uint32_t trace)
 {
+    t->trace_type = trace;
     t->kind = OACL_TASK_UNITS;
     t->units = units;
     t->run = run;
@@ -136,7 +140,7 @@ int oacl_cpu_queue_copy_2d(struct oacl_queue *q, const struct oacl_copy_2d *c, c
         if (!c->width || !c->height)
             j->c.height = 0; /* nothing to do */
     }
-    submit_units(q, t, units, copy2d_unit);
+    submit_units(q, t, units, copy2d_unit, OACL_TT_MEMCPY);
     return ACL_SUCCESS;
 }
 
@@ -201,7 +205,7 @@ int oacl_cpu_queue_copy_batch(struct oacl_queue *q, const struct oacl_copy_item 
     j->first_unit[n] = (uint32_t)units;
     if (units == 0) /* an empty batch still takes its place in the queue */
         units = 1;
-    submit_units(q, t, (uint32_t)units, n ? batch_unit : nothing_unit);
+    submit_units(q, t, (uint32_t)units, n ? batch_unit : nothing_unit, OACL_TT_MEMCPY);
     return ACL_SUCCESS;
 }
 
@@ -269,7 +273,7 @@ int oacl_cpu_queue_copy_indirect(struct oacl_queue *q, const struct oacl_indirec
         return no_memory(err, "a copy");
     memcpy(t->data, c, sizeof(*c));
     /* The length is unknown until it runs: one unit. */
-    submit_units(q, t, 1, indirect_unit);
+    submit_units(q, t, 1, indirect_unit, OACL_TT_MEMCPY);
     return ACL_SUCCESS;
 }
 
@@ -319,6 +323,6 @@ int oacl_cpu_queue_fill32(struct oacl_queue *q, void *dst, uint32_t value, size_
     j->value = value;
     j->n = n;
     size_t units = n ? (n + FILL_WORDS - 1) / FILL_WORDS : 1;
-    submit_units(q, t, (uint32_t)units, fill32_unit);
+    submit_units(q, t, (uint32_t)units, fill32_unit, OACL_TT_MEMSET);
     return ACL_SUCCESS;
 }
