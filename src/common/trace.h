@@ -73,6 +73,8 @@ enum oacl_task_type {
     OACL_TT_VALUE_WAIT,
     OACL_TT_REDUCE,
     OACL_TT_RANDOM,
+    OACL_TT_CMO,      /* cache maintenance */
+    OACL_TT_PREFETCH, /* managed-memory prefetch */
     OACL_TT_COUNT
 };
 

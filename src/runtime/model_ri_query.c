@@ -70,6 +70,10 @@ static const char *type_name(uint8_t tt)
         return "HOSTFUNC_CALLBACK";
     case OACL_TT_RANDOM:
         return "RANDOM_NUM";
+    case OACL_TT_CMO:
+        return "CMO";
+    case OACL_TT_PREFETCH:
+        return "MEM_PREFETCH";
     default:
         return "DEFAULT";
     }

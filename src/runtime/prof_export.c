@@ -34,7 +34,8 @@ extern char *program_invocation_short_name;
 static const char *const g_task_types[OACL_TT_COUNT] = {
     "TASK",          "KERNEL_AIVEC",  "KERNEL_AICORE",     "MEMCPY_ASYNC", "MEMSET_ASYNC", "EVENT_RECORD",
     "EVENT_WAIT",    "EVENT_RESET",   "NOTIFY_RECORD",     "NOTIFY_WAIT",  "HOSTFUNC_CALLBACK",
-    "PROFILER_TRACE_EX", "VALUE_WRITE", "VALUE_WAIT",     "REDUCE_ASYNC", "RANDOM_ASYNC"};
+    "PROFILER_TRACE_EX", "VALUE_WRITE", "VALUE_WAIT",     "REDUCE_ASYNC", "RANDOM_ASYNC",
+    "CMO",           "MEM_PREFETCH"};
 
 static const char *task_type_name(uint8_t t) { return t < OACL_TT_COUNT ? g_task_types[t] : "TASK"; }
 

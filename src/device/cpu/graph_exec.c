@@ -161,6 +161,8 @@ static bool recordable(const struct oacl_task *t)
     case OACL_TT_VALUE_WAIT:
     case OACL_TT_REDUCE:
     case OACL_TT_RANDOM:
+    case OACL_TT_CMO:
+    case OACL_TT_PREFETCH:
     case OACL_TT_HOSTFUNC: /* the API layer keeps the host item for replays */
         return true;
     default: /* host steps, marks and eager events hold one-shot state */

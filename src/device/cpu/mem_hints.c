@@ -19,7 +19,7 @@ static void nothing_to_do(struct oacl_task *t, uint32_t unit)
 
 static void empty_release(struct oacl_task *t) { free(t); }
 
-static int queue_empty(struct oacl_queue *q, const char *what, char *err)
+static int queue_empty(struct oacl_queue *q, const char *what, uint8_t trace, char *err)
 {
     struct oacl_task *t = oacl_task_new(0);
     if (!t) {
@@ -27,6 +27,7 @@ static int queue_empty(struct oacl_queue *q, const char *what, char *err)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     t->kind = OACL_TASK_INLINE;
+    t->trace_type = trace; /* also what makes it recordable in task graphs */
     t->run = nothing_to_do;
     t->release = empty_release;
     t->dev = q->dev;
@@ -41,7 +42,7 @@ int oacl_cpu_queue_prefetch(struct oacl_queue *q, const void *const *ptrs, const
     (void)sizes;
     (void)targets;
     (void)count;
-    return queue_empty(q, "prefetch", err);
+    return queue_empty(q, "prefetch", OACL_TT_PREFETCH, err);
 }
 
 int oacl_cpu_queue_cmo(struct oacl_queue *q, const void *ptr, size_t size, const void *desc, int op, char *err)
@@ -50,5 +51,5 @@ int oacl_cpu_queue_cmo(struct oacl_queue *q, const void *ptr, size_t size, const
     (void)size;
     (void)desc;
     (void)op;
-    return queue_empty(q, "cache maintenance", err);
+    return queue_empty(q, "cache maintenance", OACL_TT_CMO, err);
 }
