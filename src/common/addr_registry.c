@@ -38,9 +38,8 @@ static void xlate_set_locked(const struct oacl_mem_record *r, bool set)
         g_xlate_ok = false; /* answer from the records from now on */
 }
 
-static uint64_t g_generation; /* atomic */
-
-uint64_t oacl_registry_generation(void) { return __atomic_load_n(&g_generation, __ATOMIC_ACQUIRE); }
+/* atomic; in line in every range check (gm_check.c), so not static */
+uint64_t oacl_registry_gen_;
 
 bool oacl_registry_timedrdlock(const struct timespec *deadline)
 {
@@ -101,7 +100,7 @@ struct oacl_mem_record *oacl_registry_remove_locked(enum oacl_space sp, uintptr_
     struct oacl_imap_entry e;
     if (!oacl_imap_remove(&g_maps[sp], base, &e))
         return NULL;
-    __atomic_add_fetch(&g_generation, 1, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&oacl_registry_gen_, 1, __ATOMIC_RELEASE);
     if (g_pages_ok[sp] && oacl_pagemap_set(&g_pages[sp], e.start, e.len, NULL) != 0)
         g_pages_ok[sp] = false;
     if (sp == OACL_SPACE_HOSTREG)

@@ -92,7 +92,8 @@ bool oacl_registry_translate_locked(uintptr_t host, uintptr_t *dev);
 /* Bumped whenever a range leaves the registry: a copy of a record taken at
  * generation g is still current while the generation is g (kernel range
  * checks cache one per thread, gm_check.c). */
-uint64_t oacl_registry_generation(void);
+extern uint64_t oacl_registry_gen_; /* atomic; read through the function below */
+static inline uint64_t oacl_registry_generation(void) { return __atomic_load_n(&oacl_registry_gen_, __ATOMIC_ACQUIRE); }
 /* Read lock with a deadline (CLOCK_REALTIME); false if it passed. */
 bool oacl_registry_timedrdlock(const struct timespec *deadline);
 /* Calls fn for every range of sp in address order until it returns non-zero

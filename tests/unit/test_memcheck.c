@@ -389,6 +389,33 @@ static void test_range_check_plain(void **state)
     ACL_OK(aclrtFree(out));
 }
 
+/* More allocations in turn than the range check caches per thread (four):
+ * in-range copies keep working as entries are replaced, and a copy past
+ * the end of each still fails, cached neighbour or not. */
+static void test_range_check_many_ranges(void **state)
+{
+    (void)state;
+    enum { N = 6 };
+    void *b[N];
+    for (int i = 0; i < N; i++)
+        ACL_OK(aclrtMalloc(&b[i], 1000, ACL_MEM_MALLOC_HUGE_FIRST));
+    for (int round = 0; round < 3; round++)
+        for (int i = 0; i < N; i++)
+            ACL_OK(copy_out(b[i], 0, 16, (uint32_t)(round * N + i)));
+    for (int i = 0; i < N; i++) {
+        uint32_t got[16];
+        ACL_OK(aclrtMemcpy(got, sizeof(got), b[i], 64, ACL_MEMCPY_DEVICE_TO_HOST));
+        assert_int_equal(got[15], (uint32_t)(2 * N + i));
+    }
+    for (int i = 0; i < N; i++) {
+        ACL_OK(copy_out(b[(i + 1) % N], 0, 16, 1)); /* a neighbour cached just before */
+        assert_int_equal(copy_out(b[i], 1024, 16, 9), ACL_ERROR_RT_AICORE_EXCEPTION);
+        msg_has("write of 64 bytes", "past the end of a 1000-byte device", NULL);
+    }
+    for (int i = 0; i < N; i++)
+        ACL_OK(aclrtFree(b[i]));
+}
+
 /* Memcheck: 32-byte exact limits, CANN's bounds-check codes, the site. */
 static void test_range_check_memcheck(void **state)
 {
@@ -584,6 +611,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_readonly_registration, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ipc_memcheck_placement, setup, teardown),
         cmocka_unit_test_setup_teardown(test_range_check_ascendc, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_range_check_many_ranges, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
