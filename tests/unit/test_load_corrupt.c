@@ -62,8 +62,12 @@ static void expect_refused(const unsigned char *data, size_t len, const char *wh
     ACL_OK(aclrtBinaryUnLoad(good));
 }
 
+/* The built file first: its own test load (the copies in memory and in a
+ * temporary file are then refused as the same bytes, without one). */
 static void expect_file_refused(const char *name, const char *why)
 {
+    aclrtBinHandle h = NULL;
+    ACL_ERR(aclrtBinaryLoadFromFile(oacl_test_kernel_path(name), NULL, &h), ACL_ERROR_RT_PARAM_INVALID, why);
     size_t len;
     unsigned char *data = read_file(oacl_test_kernel_path(name), &len);
     expect_refused(data, len, why);

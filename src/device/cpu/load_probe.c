@@ -301,16 +301,20 @@ static int probe(const char *path, void (*touch)(void *dl), char *why, size_t ca
     return 0;
 }
 
-void *oacl_cpu_safe_dlopen(const char *path, bool probe_first, void (*touch)(void *dl), char *why, size_t cap)
+void *oacl_cpu_safe_dlopen(const char *path, bool probe_first, void (*touch)(void *dl), char *why, size_t cap,
+                           bool *condemned)
 {
+    *condemned = false;
     /* Status 127 is also the loader's own exit on an inconsistency, which
        a child made while another thread of the program (not the runtime)
        was inside dlopen sees: one more try tells that from the image. */
     int verdict = probe_first ? probe(path, touch, why, cap) : 0;
     if (verdict == -2)
         verdict = probe(path, touch, why, cap);
-    if (verdict != 0)
+    if (verdict != 0) {
+        *condemned = true;
         return NULL;
+    }
     void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!dl)
         snprintf(why, cap, "%s", dlerror());
