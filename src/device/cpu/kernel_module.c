@@ -380,7 +380,7 @@ static void *fail_null(char *err, const char *fmt, ...)
 /* Images a test load condemned, by content: loading the same bytes again
  * (another instance, the older aclrtCreateBinary path, a retry) is refused
  * at once with the same reason, not test-loaded again. */
-#define CONDEMNED_LEN 320
+#define CONDEMNED_LEN 400
 #define CONDEMNED_MAX 16u
 struct condemned_image {
     uint64_t hash;
