@@ -11,9 +11,13 @@
 
 #include "acl/acl.h"
 
-/* A context on device 0 for the loaders (they load for the current device). */
+/* A context on device 0 for the loaders (they load for the current device).
+ * Every load's test load is forked from one server child made at the first
+ * load (load_probe.c), not from this large process: the protection stays,
+ * a load costs a fraction. OACL_LOAD_PROBE_SERVER=0 forks from here. */
 static inline void fuzz_device_init(void)
 {
+    setenv("OACL_LOAD_PROBE_SERVER", "1", 0);
     if (aclrtSetDevice(0) != ACL_SUCCESS) {
         fprintf(stderr, "fuzz: aclrtSetDevice(0) failed: %s\n", aclGetRecentErrMsg());
         abort();

@@ -62,8 +62,12 @@ static void expect_refused(const unsigned char *data, size_t len, const char *wh
     ACL_OK(aclrtBinaryUnLoad(good));
 }
 
+/* The built file first: its own test load (the copies in memory and in a
+ * temporary file are then refused as the same bytes, without one). */
 static void expect_file_refused(const char *name, const char *why)
 {
+    aclrtBinHandle h = NULL;
+    ACL_ERR(aclrtBinaryLoadFromFile(oacl_test_kernel_path(name), NULL, &h), ACL_ERROR_RT_PARAM_INVALID, why);
     size_t len;
     unsigned char *data = read_file(oacl_test_kernel_path(name), &len);
     expect_refused(data, len, why);
@@ -222,6 +226,69 @@ static void test_relro_outside(void **state)
     free(data);
 }
 
+/* The entry of the dynamic section with this tag set to value. */
+static bool patch_dynamic(unsigned char *data, Elf64_Sxword tag, uint64_t value)
+{
+    Elf64_Ehdr eh;
+    memcpy(&eh, data, sizeof(eh));
+    for (unsigned i = 0; i < eh.e_shnum; i++) {
+        Elf64_Shdr sh;
+        memcpy(&sh, data + eh.e_shoff + (size_t)i * sizeof(sh), sizeof(sh));
+        if (sh.sh_type != SHT_DYNAMIC)
+            continue;
+        for (size_t off = sh.sh_offset; off + sizeof(Elf64_Dyn) <= sh.sh_offset + sh.sh_size; off += sizeof(Elf64_Dyn)) {
+            Elf64_Dyn d;
+            memcpy(&d, data + off, sizeof(d));
+            if (d.d_tag != tag)
+                continue;
+            d.d_un.d_val = value;
+            memcpy(data + off, &d, sizeof(d));
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Tables the loader reads before any code runs, pointing outside the
+ * image: refused before a test load. */
+static void test_dynamic_tables_outside(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
+    assert_true(patch_dynamic(data, DT_STRTAB, 0x7f0000000000ull));
+    expect_refused(data, len, "string or symbol table");
+    free(data);
+    data = read_file(oacl_test_kernel_path("add_c"), &len);
+    assert_true(patch_dynamic(data, DT_STRSZ, 0x100000));
+    expect_refused(data, len, "string or symbol table");
+    free(data);
+}
+
+/* A GNU hash table whose bloom filter is not a power of two words: the
+ * loader's own assertion ends the process. */
+static void test_hash_table_malformed(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
+    Elf64_Ehdr eh;
+    memcpy(&eh, data, sizeof(eh));
+    bool patched = false;
+    for (unsigned i = 0; i < eh.e_shnum && !patched; i++) {
+        Elf64_Shdr sh;
+        memcpy(&sh, data + eh.e_shoff + (size_t)i * sizeof(sh), sizeof(sh));
+        if (sh.sh_type != SHT_GNU_HASH)
+            continue;
+        uint32_t bloom_words = 3;
+        memcpy(data + sh.sh_offset + 8, &bloom_words, sizeof(bloom_words));
+        patched = true;
+    }
+    assert_true(patched);
+    expect_refused(data, len, "hash table is malformed");
+    free(data);
+}
+
 /* The inputs the fuzzer found (fuzz/corpus/: regress-*.bin). */
 static void test_fuzzer_findings(void **state)
 {
@@ -253,6 +320,8 @@ int main(void)
         cmocka_unit_test(test_segments_overlap),
         cmocka_unit_test(test_tls_malformed),
         cmocka_unit_test(test_relro_outside),
+        cmocka_unit_test(test_dynamic_tables_outside),
+        cmocka_unit_test(test_hash_table_malformed),
         cmocka_unit_test(test_fuzzer_findings),
     };
     if (aclrtSetDevice(0) != ACL_SUCCESS)

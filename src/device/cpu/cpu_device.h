@@ -311,8 +311,10 @@ int oacl_cpu_elf_check_dynamic(const unsigned char *img, size_t len, char *why, 
 /* dlopen(path, RTLD_NOW | RTLD_LOCAL) of a kernel binary; with probe_first
  * the object is test-loaded (touch(dl) reads what the real load will read,
  * then it is unloaded) in a child process first and refused if that
- * crashes (load_probe.c). NULL with the reason in why on failure. */
-void *oacl_cpu_safe_dlopen(const char *path, bool probe_first, void (*touch)(void *dl), char *why, size_t cap);
+ * crashes (load_probe.c). NULL with the reason in why on failure;
+ * *condemned tells that the test load refused the image. */
+void *oacl_cpu_safe_dlopen(const char *path, bool probe_first, void (*touch)(void *dl), char *why, size_t cap,
+                           bool *condemned);
 uint32_t oacl_cpu_module_ranges(struct oacl_module *m, struct oacl_module_range *out, uint32_t max);
 int oacl_cpu_module_global(struct oacl_module *m, const char *name, void **addr, size_t *size);
 

@@ -10,6 +10,7 @@
 #include <elf.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,7 +52,12 @@ static bool reloc_ok(uint32_t t)
 struct loads {
     Elf64_Phdr ph[MAX_LOADS];
     unsigned n;
+    uint64_t symtab, strsz, versym; /* the dynamic symbol table, its string table's size, versions (or 0) */
 };
+
+/* Symbol idx of the dynamic symbol table as the loader reads it for a
+   relocation: the entry, its name and its version inside the image. */
+static bool symbol_ok(const unsigned char *img, size_t len, const struct loads *l, uint64_t idx);
 
 static int fail(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *why, size_t cap, const char *fmt, ...)
@@ -75,6 +81,18 @@ static bool in_memory(const struct loads *l, uint64_t v, uint64_t size)
     return false;
 }
 
+/* [v, v+size) inside the memory of one segment; with exec, an executable one. */
+static bool in_segment(const struct loads *l, uint64_t v, uint64_t size, bool exec)
+{
+    for (unsigned i = 0; i < l->n; i++) {
+        const Elf64_Phdr *p = &l->ph[i];
+        if ((!exec || (p->p_flags & PF_X)) && v >= p->p_vaddr && size <= p->p_memsz &&
+            v - p->p_vaddr <= p->p_memsz - size)
+            return true;
+    }
+    return false;
+}
+
 /* File offset of [v, v+size) when it lies in one segment's file bytes. */
 static bool file_offset(const struct loads *l, size_t len, uint64_t v, uint64_t size, uint64_t *off)
 {
@@ -86,6 +104,16 @@ static bool file_offset(const struct loads *l, size_t len, uint64_t v, uint64_t 
         }
     }
     return false;
+}
+
+static bool symbol_ok(const unsigned char *img, size_t len, const struct loads *l, uint64_t idx)
+{
+    uint64_t off;
+    Elf64_Sym sym;
+    if (idx > UINT32_MAX || !file_offset(l, len, l->symtab + idx * sizeof(sym), sizeof(sym), &off))
+        return false;
+    memcpy(&sym, img + off, sizeof(sym));
+    return sym.st_name < l->strsz && (!l->versym || file_offset(l, len, l->versym + idx * 2, 2, &off));
 }
 
 /* relative: how many leading entries DT_RELACOUNT says are relative ones
@@ -109,6 +137,9 @@ static int check_rela(const unsigned char *img, size_t len, const struct loads *
         if (i < relative && type != RELATIVE_TYPE)
             return fail(why, cap, "relocation %llu of its %s table is not relative, as its count of relative "
                         "relocations says", (unsigned long long)i, what);
+        if (ELF64_R_SYM(r.r_info) && !symbol_ok(img, len, l, ELF64_R_SYM(r.r_info)))
+            return fail(why, cap, "relocation %llu of its %s table names symbol %llu, outside its symbol table",
+                        (unsigned long long)i, what, (unsigned long long)ELF64_R_SYM(r.r_info));
         if (type != 0 && !in_memory(l, r.r_offset, 8))
             return fail(why, cap, "relocation %llu of its %s table writes at 0x%llx, outside its segments",
                         (unsigned long long)i, what, (unsigned long long)r.r_offset);
@@ -142,13 +173,131 @@ static int check_relr(const unsigned char *img, size_t len, const struct loads *
     return 0;
 }
 
+/* What the loader reads through the dynamic section before any code of the
+ * object runs: the string and symbol tables, the hash table that says how
+ * many symbols there are, the version tables, the names of needed objects.
+ * One pointing outside the object crashes the loader (a test load and a
+ * fork for nothing) or reads another object's memory. */
+struct dyn_tables {
+    uint64_t strtab, strsz, symtab, syment, hash, gnu_hash, versym, init, fini;
+    uint64_t arr[2], arrsz[2]; /* DT_INIT_ARRAY, DT_FINI_ARRAY */
+    bool has_strtab, has_symtab, has_hash, has_gnu_hash, has_versym, has_init, has_fini, has_arr[2];
+};
+
+static int check_hash(const unsigned char *img, size_t len, struct loads *l, const struct dyn_tables *t, char *why,
+                      size_t cap)
+{
+    uint64_t off, nsyms = 0;
+    uint32_t h[4];
+    if (t->has_gnu_hash) {
+        if (!file_offset(l, len, t->gnu_hash, 16, &off))
+            return fail(why, cap, "its symbol hash table lies outside its segments");
+        memcpy(h, img + off, 16); /* nbuckets, symoffset, bloom words, bloom shift */
+        if (h[0] == 0 || h[2] == 0 || (h[2] & (h[2] - 1)))
+            return fail(why, cap, "its symbol hash table is malformed");
+        const uint64_t buckets = t->gnu_hash + 16 + (uint64_t)h[2] * 8, chains = buckets + (uint64_t)h[0] * 4;
+        uint64_t boff;
+        if (!file_offset(l, len, t->gnu_hash, 16 + (uint64_t)h[2] * 8 + (uint64_t)h[0] * 4, &off) ||
+            !file_offset(l, len, buckets, (uint64_t)h[0] * 4, &boff))
+            return fail(why, cap, "its symbol hash table lies outside its segments");
+        /* The symbols: past the last chain that a bucket starts. */
+        uint32_t last = 0;
+        for (uint32_t b = 0; b < h[0]; b++) {
+            uint32_t v;
+            memcpy(&v, img + boff + (uint64_t)b * 4, 4);
+            last = v > last ? v : last;
+        }
+        uint64_t n = h[1]; /* the hashed symbols (unhashed ones may follow them) */
+        if (last >= h[1]) {
+            for (uint64_t k = last;; k++) {
+                uint32_t c;
+                uint64_t coff;
+                if (!file_offset(l, len, chains + (k - h[1]) * 4, 4, &coff))
+                    return fail(why, cap, "its symbol hash table lies outside its segments");
+                memcpy(&c, img + coff, 4);
+                if (c & 1) {
+                    n = k + 1;
+                    break;
+                }
+            }
+        }
+        nsyms = n;
+    } else if (t->has_hash) {
+        if (!file_offset(l, len, t->hash, 8, &off))
+            return fail(why, cap, "its symbol hash table lies outside its segments");
+        memcpy(h, img + off, 8); /* nbucket, nchain */
+        if (h[0] == 0 || !file_offset(l, len, t->hash, 8 + ((uint64_t)h[0] + h[1]) * 4, &off))
+            return fail(why, cap, "its symbol hash table is malformed");
+        nsyms = h[1];
+    }
+    if (!file_offset(l, len, t->symtab, (nsyms ? nsyms : 1) * sizeof(Elf64_Sym), &off))
+        return fail(why, cap, "its symbol table lies outside its segments");
+    if (t->has_versym && !file_offset(l, len, t->versym, (nsyms ? nsyms : 1) * 2, &off))
+        return fail(why, cap, "its symbol version table lies outside its segments");
+    l->symtab = t->symtab;
+    l->strsz = t->strsz;
+    l->versym = t->has_versym ? t->versym : 0;
+    return 0;
+}
+
+static int check_tables(const unsigned char *img, size_t len, struct loads *l, uint64_t doff, uint64_t dsize,
+                        char *why, size_t cap)
+{
+    struct dyn_tables t = {.syment = sizeof(Elf64_Sym)};
+    for (uint64_t k = 0; k + sizeof(Elf64_Dyn) <= dsize; k += sizeof(Elf64_Dyn)) {
+        Elf64_Dyn d;
+        memcpy(&d, img + doff + k, sizeof(d));
+        if (d.d_tag == DT_NULL)
+            break;
+        switch (d.d_tag) {
+        case DT_STRTAB: t.strtab = d.d_un.d_ptr; t.has_strtab = true; break;
+        case DT_STRSZ: t.strsz = d.d_un.d_val; break;
+        case DT_SYMTAB: t.symtab = d.d_un.d_ptr; t.has_symtab = true; break;
+        case DT_SYMENT: t.syment = d.d_un.d_val; break;
+        case DT_HASH: t.hash = d.d_un.d_ptr; t.has_hash = true; break;
+        case DT_GNU_HASH: t.gnu_hash = d.d_un.d_ptr; t.has_gnu_hash = true; break;
+        case DT_VERSYM: t.versym = d.d_un.d_ptr; t.has_versym = true; break;
+        case DT_INIT: t.init = d.d_un.d_ptr; t.has_init = true; break;
+        case DT_FINI: t.fini = d.d_un.d_ptr; t.has_fini = true; break;
+        case DT_INIT_ARRAY: t.arr[0] = d.d_un.d_ptr; t.has_arr[0] = true; break;
+        case DT_INIT_ARRAYSZ: t.arrsz[0] = d.d_un.d_val; break;
+        case DT_FINI_ARRAY: t.arr[1] = d.d_un.d_ptr; t.has_arr[1] = true; break;
+        case DT_FINI_ARRAYSZ: t.arrsz[1] = d.d_un.d_val; break;
+        case DT_PREINIT_ARRAY: case DT_PREINIT_ARRAYSZ:
+            return fail(why, cap, "it has a pre-initialisation array, which only programs have");
+        default: break;
+        }
+    }
+    uint64_t soff;
+    if (!t.has_strtab || !t.has_symtab || t.strsz == 0 || t.syment != sizeof(Elf64_Sym) ||
+        !file_offset(l, len, t.strtab, t.strsz, &soff))
+        return fail(why, cap, "its string or symbol table is missing or lies outside its segments");
+    /* Names the loader reads as strings: inside the string table. */
+    for (uint64_t k = 0; k + sizeof(Elf64_Dyn) <= dsize; k += sizeof(Elf64_Dyn)) {
+        Elf64_Dyn d;
+        memcpy(&d, img + doff + k, sizeof(d));
+        if (d.d_tag == DT_NULL)
+            break;
+        if ((d.d_tag == DT_NEEDED || d.d_tag == DT_SONAME || d.d_tag == DT_RPATH || d.d_tag == DT_RUNPATH ||
+             d.d_tag == DT_AUXILIARY || d.d_tag == DT_FILTER) &&
+            (d.d_un.d_val >= t.strsz || !memchr(img + soff + d.d_un.d_val, 0, t.strsz - d.d_un.d_val)))
+            return fail(why, cap, "a name in its dynamic section lies outside its string table");
+    }
+    if ((t.has_init && !in_segment(l, t.init, 1, true)) || (t.has_fini && !in_segment(l, t.fini, 1, true)))
+        return fail(why, cap, "its initialisation or finalisation code lies outside its code segments");
+    for (int i = 0; i < 2; i++)
+        if (t.has_arr[i] && (t.arrsz[i] % 8 || (t.arrsz[i] && !in_segment(l, t.arr[i], t.arrsz[i], false))))
+            return fail(why, cap, "its %s array lies outside its segments", i ? "finalisation" : "initialisation");
+    return check_hash(img, len, l, &t, why, cap);
+}
+
 int oacl_cpu_elf_check_dynamic(const unsigned char *img, size_t len, char *why, size_t cap)
 {
     Elf64_Ehdr eh;
     if (len < sizeof(eh))
         return fail(why, cap, "it is truncated");
     memcpy(&eh, img, sizeof(eh));
-    struct loads l = {.n = 0};
+    struct loads l = {.n = 0, .symtab = 0};
     Elf64_Phdr dyn = {0}, tls = {0}, relro[4];
     unsigned ndyn = 0, ntls = 0, nrelro = 0;
     for (unsigned i = 0; i < eh.e_phnum; i++) {
@@ -238,6 +387,8 @@ int oacl_cpu_elf_check_dynamic(const unsigned char *img, size_t len, char *why, 
         return fail(why, cap, "its dynamic section has no end marker");
     if (relaent != sizeof(Elf64_Rela) || pltrel != DT_RELA)
         return fail(why, cap, "its relocation entries have an unexpected form");
+    if (check_tables(img, len, &l, doff, dyn.p_filesz, why, cap))
+        return -1;
     if ((has_rela || relasz) && check_rela(img, len, &l, rela, relasz, relacount, "dynamic relocation", why, cap))
         return -1;
     if ((has_jmprel || pltrelsz) && check_rela(img, len, &l, jmprel, pltrelsz, 0, "PLT relocation", why, cap))

@@ -367,9 +367,69 @@ static bool write_all(int fd, const struct image *img)
     return true;
 }
 
+static void *fail_null(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void *fail_null(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, OACL_BACKEND_ERRLEN, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+/* Images a test load condemned, by content: loading the same bytes again
+ * (another instance, the older aclrtCreateBinary path, a retry) is refused
+ * at once with the same reason, not test-loaded again. */
+#define CONDEMNED_LEN 400
+#define CONDEMNED_MAX 16u
+struct condemned_image {
+    uint64_t hash;
+    size_t len;
+    char why[CONDEMNED_LEN];
+};
+static struct condemned_image g_condemned[CONDEMNED_MAX];
+static unsigned g_condemned_count, g_condemned_next;
+static pthread_mutex_t g_condemned_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t image_hash(const struct image *img)
+{
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (size_t i = 0; i < img->len; i++)
+        h = (h ^ img->data[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static bool condemned_before(uint64_t hash, size_t len, char *why, size_t cap)
+{
+    bool found = false;
+    pthread_mutex_lock(&g_condemned_lock);
+    for (unsigned i = 0; i < g_condemned_count && !found; i++) {
+        if (g_condemned[i].hash == hash && g_condemned[i].len == len) {
+            snprintf(why, cap, "%s", g_condemned[i].why);
+            found = true;
+        }
+    }
+    pthread_mutex_unlock(&g_condemned_lock);
+    return found;
+}
+
+static void condemn(uint64_t hash, size_t len, const char *why)
+{
+    pthread_mutex_lock(&g_condemned_lock);
+    struct condemned_image *c = &g_condemned[g_condemned_next];
+    g_condemned_next = (g_condemned_next + 1) % CONDEMNED_MAX;
+    if (g_condemned_count < CONDEMNED_MAX)
+        g_condemned_count++;
+    c->hash = hash;
+    c->len = len;
+    snprintf(c->why, sizeof(c->why), "%s", why);
+    pthread_mutex_unlock(&g_condemned_lock);
+}
+
 /* Loads the image from a private copy: a memfd (executable), else a
  * temporary file. The copy stays open/present until the instance goes. */
-static void *open_copy(const char *path, const struct image *img, struct oacl_module *m, char *err)
+static void *open_copy(const char *path, const struct image *img, struct oacl_module *m, char *err,
+                       char *condemned)
 {
     char why[400] = "";
     int fd = -1;
@@ -394,10 +454,21 @@ static void *open_copy(const char *path, const struct image *img, struct oacl_mo
         if (write_all(fd, img)) {
             char p[64];
             snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
-            void *dl = oacl_cpu_safe_dlopen(p, !m->cpu_library, touch_desc, why, sizeof(why));
+            bool bad = false;
+            void *dl = oacl_cpu_safe_dlopen(p, !m->cpu_library, touch_desc, why, sizeof(why), &bad);
             if (dl) {
                 m->copy_fd = fd;
                 return dl;
+            }
+            if (bad) { /* the image itself: a file copy would crash the same way */
+                close(fd);
+                snprintf(condemned, CONDEMNED_LEN, "%s", why);
+                if (m->from_memory)
+                    return fail_null(err, "cannot load the %s: %s", path, why);
+                return fail_null(err,
+                                 "cannot load another instance of kernel binary '%s' (it is loaded already; a "
+                                 "private copy is needed for separate globals): %s",
+                                 path, why);
             }
         } else {
             snprintf(why, sizeof(why), "writing a memfd: %s", strerror(errno));
@@ -418,11 +489,14 @@ static void *open_copy(const char *path, const struct image *img, struct oacl_mo
         int werr = errno;
         close(fd);
         char why2[320] = "";
-        void *dl = ok ? oacl_cpu_safe_dlopen(tmpl, !m->cpu_library, touch_desc, why2, sizeof(why2)) : NULL;
+        bool bad = false;
+        void *dl = ok ? oacl_cpu_safe_dlopen(tmpl, !m->cpu_library, touch_desc, why2, sizeof(why2), &bad) : NULL;
         if (dl) {
             m->copy_path = tmpl;
             return dl;
         }
+        if (bad)
+            snprintf(condemned, CONDEMNED_LEN, "%s", why2);
         size_t used = strlen(why);
         snprintf(why + used, sizeof(why) - used, "; from %s: %s", tmpl, ok ? why2 : strerror(werr));
         unlink(tmpl);
@@ -441,7 +515,8 @@ static void *open_copy(const char *path, const struct image *img, struct oacl_mo
 /* A new instance of the binary: the file itself when nothing has it
  * loaded, else a private copy (dlopen of a loaded file returns that
  * instance, whose globals are not this load's). */
-static void *open_instance(const char *path, const struct image *img, struct oacl_module *m, char *err)
+static void *open_instance(const char *path, const struct image *img, struct oacl_module *m, char *err,
+                           char *condemned)
 {
     /* dlopen searches library paths for names without a slash; a kernel
        path is always a file path. */
@@ -455,12 +530,15 @@ static void *open_instance(const char *path, const struct image *img, struct oac
     struct stat id;
     void *dl = NULL;
     if (object_loaded(p, stat(p, &id) == 0 ? &id : NULL)) {
-        dl = open_copy(path, img, m, err);
+        dl = open_copy(path, img, m, err, condemned);
     } else {
         char why[320] = "";
-        dl = oacl_cpu_safe_dlopen(p, !m->cpu_library, touch_desc, why, sizeof(why));
+        bool bad = false;
+        dl = oacl_cpu_safe_dlopen(p, !m->cpu_library, touch_desc, why, sizeof(why), &bad);
         if (!dl)
             fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "cannot load kernel binary '%s': %s", path, why);
+        if (bad)
+            snprintf(condemned, CONDEMNED_LEN, "%s", why);
     }
     pthread_mutex_unlock(&g_load_lock);
     free(dl_path);
@@ -586,17 +664,26 @@ static int load_image(struct oacl_bdev *dev, struct image *img, const char *path
         rc = fmt_err(err, ACL_ERROR_RT_PARAM_INVALID,
                      "'%s' is not a kernel binary (a shared object without the %s descriptor)", name,
                      OACL_KBIN_SYMBOL);
-    if (rc == ACL_SUCCESS) {
+    const uint64_t hash = rc == ACL_SUCCESS && !cpu_library ? image_hash(img) : 0;
+    char condemned[CONDEMNED_LEN] = "";
+    if (rc == ACL_SUCCESS && !cpu_library && condemned_before(hash, img->len, condemned, sizeof(condemned))) {
+        if (path)
+            rc = fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "cannot load kernel binary '%s': %s", name, condemned);
+        else
+            rc = fmt_err(err, ACL_ERROR_RT_PARAM_INVALID, "cannot load the %s: %s", name, condemned);
+    } else if (rc == ACL_SUCCESS) {
         /* A memory image always gets its own private copy. */
         if (path) {
-            m->dl = open_instance(path, img, m, err);
+            m->dl = open_instance(path, img, m, err, condemned);
         } else {
             pthread_mutex_lock(&g_load_lock);
-            m->dl = open_copy(name, img, m, err);
+            m->dl = open_copy(name, img, m, err, condemned);
             pthread_mutex_unlock(&g_load_lock);
         }
         if (!m->dl)
             rc = ACL_ERROR_RT_PARAM_INVALID;
+        if (!m->dl && condemned[0])
+            condemn(hash, img->len, condemned);
     }
     /* The segments first: the descriptor's pointers must point into them. */
     struct link_map *lm = NULL;

@@ -13,55 +13,282 @@
  * runs the object's constructors once more; kernel binaries only register
  * their device variables there. If the child cannot be made, or it hangs
  * (a lock held by another thread at the fork), the object is loaded as
- * usual.
+ * usual. OACL_LOAD_PROBE_SERVER=1 has the test loads done one after
+ * another by a server child (below).
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/log.h"
 #include "device/cpu/cpu_device.h"
 
 #define PROBE_SECONDS 20u
 
-/* 0: the child survived (or could not tell); -1: loading crashes it (why
- * set); -2: it exited with the loader's inconsistency status (why set). */
-static int probe(const char *path, void (*touch)(void *dl), char *why, size_t cap)
+/* Fatal signals to their default action, none blocked: a fault of a test
+ * load must end the process it runs in. */
+static void test_load_signals(void)
+{
+    static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, SIGABRT, SIGALRM};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = SIG_DFL;
+    for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+        sigaction(fatal[i], &sa, NULL);
+    sigset_t none;
+    sigemptyset(&none);
+    pthread_sigmask(SIG_SETMASK, &none, NULL);
+}
+
+/* Loads, reads (touch) and unloads the object; returns only if that
+ * survived. Unloaded too: destructors run at aclrtBinaryUnLoad. A refusal
+ * by the loader is reported by the real load. */
+static void test_load(const char *path, void (*touch)(void *dl))
+{
+    alarm(PROBE_SECONDS);
+    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (dl) {
+        if (touch)
+            touch(dl);
+        dlclose(dl);
+    }
+    alarm(0);
+}
+
+/* The wait status of a test load in a child forked here; -1: no verdict. */
+static int fork_test_load(const char *path, void (*touch)(void *dl))
 {
     const pid_t pid = fork();
     if (pid < 0)
-        return 0;
+        return -1;
     if (pid == 0) {
-        /* A fault must kill the child: no inherited handler may catch it. */
-        static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, SIGABRT};
-        struct sigaction sa;
-        memset(&sa, 0, sizeof(sa));
-        sa.sa_handler = SIG_DFL;
-        for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-            sigaction(fatal[i], &sa, NULL);
-        sigaction(SIGALRM, &sa, NULL);
-        sigset_t none;
-        sigemptyset(&none);
-        pthread_sigmask(SIG_SETMASK, &none, NULL);
-        alarm(PROBE_SECONDS);
-        /* Unloaded too: destructors run at aclrtBinaryUnLoad. A refusal is
-           reported by the real load. */
-        void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        if (dl) {
-            if (touch)
-                touch(dl);
-            dlclose(dl);
-        }
+        test_load_signals();
+        test_load(path, touch);
         _exit(0);
     }
     int st = 0;
     while (waitpid(pid, &st, 0) < 0) {
         if (errno != EINTR)
-            return 0; /* reaped by someone else (a SIGCHLD handler): no verdict */
+            return -1; /* reaped by someone else (a SIGCHLD handler): no verdict */
     }
+    return st;
+}
+
+/* ---- the test-load server (OACL_LOAD_PROBE_SERVER=1) -------------------------------
+ * Forking the process is what a load costs most, the more so the larger the
+ * process: its page tables are copied, and every page it writes afterwards
+ * is copied once more. With the server on, one child is forked and does
+ * the test loads one after another in itself: a load that crashes it is
+ * refused (its wait status is the verdict, as a forked test load's) and the
+ * next load forks a new server. It retires after SERVER_LOADS loads, and
+ * after a load that left an object loaded. The price: a test load runs in
+ * a process earlier test loads ran in (a damaged constructor that wrote
+ * somewhere without faulting can make a later, sound image fail there: a
+ * false refusal), and its picture of the program is that of the moment it
+ * was forked. So it is an option for programs that load many binaries, such
+ * as the fuzz targets, not the default. */
+
+#define SERVER_LOADS 1024u
+
+struct probe_request {
+    void (*touch)(void *dl); /* the same address in the server: a fork of this process */
+    char path[PATH_MAX];     /* empty: the object is the descriptor passed along */
+};
+
+struct probe_reply {
+    int retiring; /* the server exits after this reply */
+};
+
+static int g_server_fd = -1;
+static pid_t g_server_pid = -1;
+static bool g_server_failed;
+
+static int count_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)info;
+    (void)size;
+    (*(unsigned *)arg)++;
+    return 0;
+}
+
+static unsigned loaded_objects(void)
+{
+    unsigned n = 0;
+    dl_iterate_phdr(count_object, &n);
+    return n;
+}
+
+static void server_loop(int sock)
+{
+    test_load_signals();
+    const unsigned base = loaded_objects();
+    for (unsigned served = 1;; served++) {
+        struct probe_request req;
+        char ctl[CMSG_SPACE(sizeof(int))];
+        struct iovec iov = {.iov_base = &req, .iov_len = sizeof(req)};
+        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof(ctl)};
+        ssize_t n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n != (ssize_t)sizeof(req))
+            _exit(0); /* the process closed its end (or is gone) */
+        req.path[sizeof(req.path) - 1] = '\0';
+        int fd = -1;
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+            memcpy(&fd, CMSG_DATA(c), sizeof(fd));
+        if (!req.path[0] && fd >= 0)
+            snprintf(req.path, sizeof(req.path), "/proc/self/fd/%d", fd);
+        if (req.path[0])
+            test_load(req.path, req.touch); /* a crash ends the server: the parent reads the verdict */
+        if (fd >= 0)
+            close(fd);
+        struct probe_reply rep = {.retiring = served >= SERVER_LOADS || loaded_objects() != base};
+        if (send(sock, &rep, sizeof(rep), MSG_NOSIGNAL) != (ssize_t)sizeof(rep) || rep.retiring)
+            _exit(0);
+    }
+}
+
+/* Ends the server; its wait status, or -1. */
+static int server_stop(bool kill_it)
+{
+    if (g_server_fd >= 0)
+        close(g_server_fd);
+    g_server_fd = -1;
+    int st = -1;
+    if (g_server_pid > 0) {
+        if (kill_it)
+            kill(g_server_pid, SIGKILL);
+        while (waitpid(g_server_pid, &st, 0) < 0) {
+            if (errno != EINTR) {
+                st = -1;
+                break;
+            }
+        }
+    }
+    g_server_pid = -1;
+    return st;
+}
+
+static bool server_start(void)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+        return false;
+    const pid_t pid = fork();
+    if (pid < 0) {
+        close(sv[0]);
+        close(sv[1]);
+        return false;
+    }
+    if (pid == 0) {
+        close(sv[0]);
+        server_loop(sv[1]);
+    }
+    close(sv[1]);
+    /* A server that stops answering (a lock held by another thread at the
+       fork) is given up after the test load's own limit. */
+    struct timeval tv = {.tv_sec = PROBE_SECONDS + 5, .tv_usec = 0};
+    setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    g_server_fd = sv[0];
+    g_server_pid = pid;
+    OACL_DEBUG("test loads of kernel binaries run in server process %d", (int)pid);
+    return true;
+}
+
+static bool server_wanted(void)
+{
+    static int wanted = -1;
+    if (wanted < 0) {
+        const char *e = getenv("OACL_LOAD_PROBE_SERVER");
+        wanted = e && strcmp(e, "1") == 0;
+    }
+    return wanted == 1;
+}
+
+/* The wait status of a test load done by the server (0 when it survived);
+ * -1: no server (the caller forks the test load itself). Callers hold the
+ * load lock. */
+static int server_test_load(const char *path, void (*touch)(void *dl))
+{
+    if (!server_wanted() || g_server_failed)
+        return -1;
+    if (g_server_fd < 0 && !server_start()) {
+        g_server_failed = true;
+        return -1;
+    }
+    struct probe_request req = {.touch = touch};
+    int fd = -1, n = 0;
+    if (sscanf(path, "/proc/self/fd/%d%n", &fd, &n) == 1 && path[n] == '\0') {
+        /* a copy in memory: the descriptor goes along */
+    } else if (path[0] == '/') {
+        fd = -1;
+        if (strlen(path) >= sizeof(req.path))
+            return -1;
+        memcpy(req.path, path, strlen(path) + 1);
+    } else {
+        fd = -1;
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof(cwd)) || strlen(cwd) + 1 + strlen(path) >= sizeof(req.path))
+            return -1;
+        const size_t cl = strlen(cwd);
+        memcpy(req.path, cwd, cl);
+        req.path[cl] = '/';
+        memcpy(req.path + cl + 1, path, strlen(path) + 1);
+    }
+    char ctl[CMSG_SPACE(sizeof(int))];
+    memset(ctl, 0, sizeof(ctl));
+    struct iovec iov = {.iov_base = &req, .iov_len = sizeof(req)};
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+    if (fd >= 0) {
+        msg.msg_control = ctl;
+        msg.msg_controllen = sizeof(ctl);
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof(fd));
+    }
+    ssize_t r;
+    while ((r = sendmsg(g_server_fd, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+    }
+    if (r != (ssize_t)sizeof(req)) {
+        server_stop(true); /* gone before it read: no verdict, the caller forks */
+        return -1;
+    }
+    struct probe_reply rep;
+    while ((r = recv(g_server_fd, &rep, sizeof(rep), 0)) < 0 && errno == EINTR) {
+    }
+    if (r == (ssize_t)sizeof(rep)) {
+        if (rep.retiring)
+            server_stop(false);
+        return 0;
+    }
+    /* The test load ended the server (its status is the verdict), or the
+       server hangs (killed: SIGKILL, no verdict). */
+    return server_stop(r < 0);
+}
+
+/* 0: the child survived (or could not tell); -1: loading crashes it (why
+ * set); -2: it exited with the loader's inconsistency status (why set). */
+static int probe(const char *path, void (*touch)(void *dl), char *why, size_t cap)
+{
+    int st = server_test_load(path, touch);
+    if (st == -1)
+        st = fork_test_load(path, touch);
+    if (st == -1)
+        return 0;
     if (WIFSIGNALED(st) && WTERMSIG(st) != SIGALRM && WTERMSIG(st) != SIGKILL) {
         snprintf(why, cap, "loading it crashes the loader (%s; the image is corrupt)", strsignal(WTERMSIG(st)));
         return -1;
@@ -74,16 +301,20 @@ static int probe(const char *path, void (*touch)(void *dl), char *why, size_t ca
     return 0;
 }
 
-void *oacl_cpu_safe_dlopen(const char *path, bool probe_first, void (*touch)(void *dl), char *why, size_t cap)
+void *oacl_cpu_safe_dlopen(const char *path, bool probe_first, void (*touch)(void *dl), char *why, size_t cap,
+                           bool *condemned)
 {
+    *condemned = false;
     /* Status 127 is also the loader's own exit on an inconsistency, which
        a child made while another thread of the program (not the runtime)
        was inside dlopen sees: one more try tells that from the image. */
     int verdict = probe_first ? probe(path, touch, why, cap) : 0;
     if (verdict == -2)
         verdict = probe(path, touch, why, cap);
-    if (verdict != 0)
+    if (verdict != 0) {
+        *condemned = true;
         return NULL;
+    }
     void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!dl)
         snprintf(why, cap, "%s", dlerror());
