@@ -214,11 +214,44 @@ static void test_seq_ids_two_threads(void **state)
     pthread_cond_destroy(&t.cv);
 }
 
+/* While capturing, aclrtGetThreadLastTaskId reports the position of the
+ * task just recorded in its RI stream (§1.4), per stream from 0. */
+static void test_thread_last_task_id_while_capturing(void **state)
+{
+    (void)state;
+    aclrtEvent e1, e2;
+    ACL_OK(aclrtCreateEventExWithFlag(&e1, ACL_EVENT_SYNC));
+    ACL_OK(aclrtCreateEventExWithFlag(&e2, ACL_EVENT_SYNC));
+    uint32_t id = 99;
+    aclmdlRI ri = NULL;
+    ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    fill(g_s, 0);
+    ACL_OK(aclrtGetThreadLastTaskId(&id));
+    assert_int_equal(id, 0);
+    fill(g_s, 1);
+    ACL_OK(aclrtGetThreadLastTaskId(&id));
+    assert_int_equal(id, 1);
+    ACL_OK(aclrtRecordEvent(e1, g_s));     /* 2 */
+    ACL_OK(aclrtStreamWaitEvent(g_y, e1)); /* y: 0 */
+    fill(g_y, 2);                          /* y: 1 */
+    ACL_OK(aclrtGetThreadLastTaskId(&id));
+    assert_int_equal(id, 1);
+    ACL_OK(aclrtRecordEvent(e2, g_y));     /* y: 2 */
+    ACL_OK(aclrtStreamWaitEvent(g_s, e2)); /* 3 */
+    ACL_OK(aclrtGetThreadLastTaskId(&id));
+    assert_int_equal(id, 3);
+    ACL_OK(aclmdlRICaptureEnd(g_s, &ri));
+    ACL_OK(aclmdlRIDestroy(ri));
+    ACL_OK(aclrtDestroyEvent(e1));
+    ACL_OK(aclrtDestroyEvent(e2));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_seq_ids_follow_recording_order, each_setup, each_teardown),
         cmocka_unit_test_setup_teardown(test_seq_ids_two_threads, each_setup, each_teardown),
+        cmocka_unit_test_setup_teardown(test_thread_last_task_id_while_capturing, each_setup, each_teardown),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -34,6 +34,7 @@
 #include "acl/acl.h"
 #include "common/log.h"
 #include "device/cpu/cpu_device.h"
+#include "device/cpu/fault.h"
 
 #define GRAPH_EVENT_SLOTS 4096u
 
@@ -232,6 +233,7 @@ void oacl_graph_record(struct oacl_queue *q, struct oacl_task *t)
     /* streams of one graph may record on several threads at once */
     r->order[r->n] = r->g ? __atomic_fetch_add(&r->g->recorded, 1, __ATOMIC_RELAXED) : r->n;
     r->tasks[r->n++] = t; /* the graph keeps the creator's reference */
+    oacl_cpu_note_last_task(r->n); /* aclrtGetThreadLastTaskId: the position in its RI stream */
 }
 
 void oacl_cpu_graph_task_pending(struct oacl_queue *gq, int32_t slot) { gq->rec->pending_slot = slot; }
