@@ -92,11 +92,12 @@ static void test_descriptor_points_nowhere(void **state)
     expect_file_refused("corrupt_desc", "crashes the loader");
 }
 
-/* A dynamic relocation whose target lies outside the object: the loader
- * would write there (into another object's memory, when it is mapped). */
-static void test_relocation_outside(void **state)
+/* The add_c binary with the first section of type `type` that `edit`
+ * changes (it returns whether it did), then checked to be refused with
+ * `why`. */
+static void expect_section_refused(Elf64_Word type, bool (*edit)(unsigned char *data, const Elf64_Shdr *sh),
+                                   const char *why)
 {
-    (void)state;
     size_t len;
     unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
     Elf64_Ehdr eh;
@@ -105,125 +106,115 @@ static void test_relocation_outside(void **state)
     for (unsigned i = 0; i < eh.e_shnum && !patched; i++) {
         Elf64_Shdr sh;
         memcpy(&sh, data + eh.e_shoff + (size_t)i * sizeof(sh), sizeof(sh));
-        if (sh.sh_type != SHT_RELA || sh.sh_size < sizeof(Elf64_Rela))
-            continue;
-        for (size_t off = sh.sh_offset; off + sizeof(Elf64_Rela) <= sh.sh_offset + sh.sh_size; off += sizeof(Elf64_Rela)) {
-            Elf64_Rela r;
-            memcpy(&r, data + off, sizeof(r));
-            if (ELF64_R_TYPE(r.r_info) != R_X86_64_RELATIVE)
-                continue;
-            r.r_offset = 0x7f0000000000ull;
-            memcpy(data + off, &r, sizeof(r));
-            patched = true;
-            break;
-        }
+        if (sh.sh_type == type)
+            patched = edit(data, &sh);
     }
     assert_true(patched);
-    expect_refused(data, len, "writes at 0x7f0000000000, outside its segments");
+    expect_refused(data, len, why);
     free(data);
+}
+
+/* A dynamic relocation whose target lies outside the object: the loader
+ * would write there (into another object's memory, when it is mapped). */
+static bool relocate_outside(unsigned char *data, const Elf64_Shdr *sh)
+{
+    for (size_t off = sh->sh_offset; off + sizeof(Elf64_Rela) <= sh->sh_offset + sh->sh_size;
+         off += sizeof(Elf64_Rela)) {
+        Elf64_Rela r;
+        memcpy(&r, data + off, sizeof(r));
+        if (ELF64_R_TYPE(r.r_info) != R_X86_64_RELATIVE)
+            continue;
+        r.r_offset = 0x7f0000000000ull;
+        memcpy(data + off, &r, sizeof(r));
+        return true;
+    }
+    return false;
+}
+
+static void test_relocation_outside(void **state)
+{
+    (void)state;
+    expect_section_refused(SHT_RELA, relocate_outside, "writes at 0x7f0000000000, outside its segments");
 }
 
 /* The first relocation of the table, which DT_RELACOUNT says is relative,
  * made another type: the loader would apply it as a relative one. */
+static bool first_relative_retyped(unsigned char *data, const Elf64_Shdr *sh)
+{
+    Elf64_Rela r;
+    if (sh->sh_size < sizeof(r))
+        return false;
+    memcpy(&r, data + sh->sh_offset, sizeof(r));
+    if (ELF64_R_TYPE(r.r_info) != R_X86_64_RELATIVE)
+        return false;
+    r.r_info = ELF64_R_INFO(0, R_X86_64_64);
+    memcpy(data + sh->sh_offset, &r, sizeof(r));
+    return true;
+}
+
 static void test_relative_count_lies(void **state)
 {
     (void)state;
+    expect_section_refused(SHT_RELA, first_relative_retyped, "is not relative");
+}
+
+/* The add_c binary with its first program header of type `type` changed
+ * by `edit`, then checked to be refused with `why`. */
+static void expect_phdr_refused(Elf64_Word type, void (*edit)(Elf64_Phdr *ph), const char *why)
+{
     size_t len;
     unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
     Elf64_Ehdr eh;
     memcpy(&eh, data, sizeof(eh));
     bool patched = false;
-    for (unsigned i = 0; i < eh.e_shnum && !patched; i++) {
-        Elf64_Shdr sh;
-        memcpy(&sh, data + eh.e_shoff + (size_t)i * sizeof(sh), sizeof(sh));
-        if (sh.sh_type != SHT_RELA || sh.sh_size < sizeof(Elf64_Rela))
+    for (unsigned i = 0; i < eh.e_phnum && !patched; i++) {
+        Elf64_Phdr ph;
+        memcpy(&ph, data + eh.e_phoff + (size_t)i * sizeof(ph), sizeof(ph));
+        if (ph.p_type != type)
             continue;
-        Elf64_Rela r;
-        memcpy(&r, data + sh.sh_offset, sizeof(r));
-        if (ELF64_R_TYPE(r.r_info) != R_X86_64_RELATIVE)
-            continue;
-        r.r_info = ELF64_R_INFO(0, R_X86_64_64);
-        memcpy(data + sh.sh_offset, &r, sizeof(r));
+        edit(&ph);
+        memcpy(data + eh.e_phoff + (size_t)i * sizeof(ph), &ph, sizeof(ph));
         patched = true;
     }
     assert_true(patched);
-    expect_refused(data, len, "is not relative");
+    expect_refused(data, len, why);
     free(data);
 }
 
 /* A text segment whose memory grows over the data segment. */
+static void grow_segment(Elf64_Phdr *ph) { ph->p_memsz += 0x100000; }
+
 static void test_segments_overlap(void **state)
 {
     (void)state;
-    size_t len;
-    unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
-    Elf64_Ehdr eh;
-    memcpy(&eh, data, sizeof(eh));
-    bool patched = false;
-    for (unsigned i = 0; i < eh.e_phnum && !patched; i++) {
-        Elf64_Phdr ph;
-        memcpy(&ph, data + eh.e_phoff + (size_t)i * sizeof(ph), sizeof(ph));
-        if (ph.p_type != PT_LOAD)
-            continue;
-        ph.p_memsz += 0x100000;
-        memcpy(data + eh.e_phoff + (size_t)i * sizeof(ph), &ph, sizeof(ph));
-        patched = true;
-    }
-    assert_true(patched);
-    expect_refused(data, len, "overlap");
-    free(data);
+    expect_phdr_refused(PT_LOAD, grow_segment, "overlap");
 }
 
 /* A thread-local storage image larger than its segment: the loader would
  * zero-fill "up to" a smaller size in every thread's block. */
+static void tls_larger_than_segment(Elf64_Phdr *ph)
+{
+    ph->p_type = PT_TLS;
+    ph->p_filesz = 0x100;
+    ph->p_memsz = 0x10;
+    ph->p_align = 8;
+}
+
 static void test_tls_malformed(void **state)
 {
     (void)state;
-    size_t len;
-    unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
-    Elf64_Ehdr eh;
-    memcpy(&eh, data, sizeof(eh));
-    bool patched = false;
-    for (unsigned i = 0; i < eh.e_phnum && !patched; i++) {
-        Elf64_Phdr ph;
-        memcpy(&ph, data + eh.e_phoff + (size_t)i * sizeof(ph), sizeof(ph));
-        if (ph.p_type != PT_GNU_STACK)
-            continue;
-        ph.p_type = PT_TLS;
-        ph.p_filesz = 0x100;
-        ph.p_memsz = 0x10;
-        ph.p_align = 8;
-        memcpy(data + eh.e_phoff + (size_t)i * sizeof(ph), &ph, sizeof(ph));
-        patched = true;
-    }
-    assert_true(patched);
-    expect_refused(data, len, "thread-local storage");
-    free(data);
+    expect_phdr_refused(PT_GNU_STACK, tls_larger_than_segment, "thread-local storage");
 }
 
 /* A read-only-after-relocation range reaching past the object: the loader
  * would make other memory of the process read-only (in the test load too,
  * where nothing touches it), and the process would die of it later. */
+static void relro_past_object(Elf64_Phdr *ph) { ph->p_memsz += 0x400000; }
+
 static void test_relro_outside(void **state)
 {
     (void)state;
-    size_t len;
-    unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
-    Elf64_Ehdr eh;
-    memcpy(&eh, data, sizeof(eh));
-    bool patched = false;
-    for (unsigned i = 0; i < eh.e_phnum && !patched; i++) {
-        Elf64_Phdr ph;
-        memcpy(&ph, data + eh.e_phoff + (size_t)i * sizeof(ph), sizeof(ph));
-        if (ph.p_type != PT_GNU_RELRO)
-            continue;
-        ph.p_memsz += 0x400000;
-        memcpy(data + eh.e_phoff + (size_t)i * sizeof(ph), &ph, sizeof(ph));
-        patched = true;
-    }
-    assert_true(patched);
-    expect_refused(data, len, "read-only-after-relocation range");
-    free(data);
+    expect_phdr_refused(PT_GNU_RELRO, relro_past_object, "read-only-after-relocation range");
 }
 
 /* The entry of the dynamic section with this tag set to value. */
@@ -267,26 +258,17 @@ static void test_dynamic_tables_outside(void **state)
 
 /* A GNU hash table whose bloom filter is not a power of two words: the
  * loader's own assertion ends the process. */
+static bool bloom_three_words(unsigned char *data, const Elf64_Shdr *sh)
+{
+    uint32_t bloom_words = 3;
+    memcpy(data + sh->sh_offset + 8, &bloom_words, sizeof(bloom_words));
+    return true;
+}
+
 static void test_hash_table_malformed(void **state)
 {
     (void)state;
-    size_t len;
-    unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
-    Elf64_Ehdr eh;
-    memcpy(&eh, data, sizeof(eh));
-    bool patched = false;
-    for (unsigned i = 0; i < eh.e_shnum && !patched; i++) {
-        Elf64_Shdr sh;
-        memcpy(&sh, data + eh.e_shoff + (size_t)i * sizeof(sh), sizeof(sh));
-        if (sh.sh_type != SHT_GNU_HASH)
-            continue;
-        uint32_t bloom_words = 3;
-        memcpy(data + sh.sh_offset + 8, &bloom_words, sizeof(bloom_words));
-        patched = true;
-    }
-    assert_true(patched);
-    expect_refused(data, len, "hash table is malformed");
-    free(data);
+    expect_section_refused(SHT_GNU_HASH, bloom_three_words, "hash table is malformed");
 }
 
 /* The inputs the fuzzer found (fuzz/corpus/: regress-*.bin). */
