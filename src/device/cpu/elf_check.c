@@ -234,6 +234,19 @@ static int check_hash(const unsigned char *img, size_t len, struct loads *l, con
         return fail(why, cap, "its symbol table lies outside its segments");
     if (t->has_versym && !file_offset(l, len, t->versym, (nsyms ? nsyms : 1) * 2, &off))
         return fail(why, cap, "its symbol version table lies outside its segments");
+    /* A lookup by name (dlsym) compares the names along a hash chain: every
+       symbol's name must start inside the string table, which ends in a NUL
+       (so each name ends inside it). */
+    uint64_t soff, symoff = 0;
+    if (!file_offset(l, len, t->strtab, t->strsz, &soff) || img[soff + t->strsz - 1] != 0)
+        return fail(why, cap, "its string table does not end in a NUL");
+    file_offset(l, len, t->symtab, (nsyms ? nsyms : 1) * sizeof(Elf64_Sym), &symoff);
+    for (uint64_t k = 0; k < nsyms; k++) {
+        Elf64_Sym sym;
+        memcpy(&sym, img + symoff + k * sizeof(sym), sizeof(sym));
+        if (sym.st_name >= t->strsz)
+            return fail(why, cap, "the name of symbol %llu lies outside its string table", (unsigned long long)k);
+    }
     l->symtab = t->symtab;
     l->strsz = t->strsz;
     l->versym = t->has_versym ? t->versym : 0;
