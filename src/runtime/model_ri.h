@@ -33,6 +33,7 @@ struct oacl_ri_task {
 struct oacl_ri_opinfo {
     void *ptr;
     size_t size;
+    char *ext;                        /* aclrtCacheLastTaskExtendInfo's string (NUL-terminated) */
 };
 
 /* One RI stream: an RI-internal stream and the backend's recording queue. */

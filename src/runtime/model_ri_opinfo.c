@@ -1,5 +1,6 @@
 /*
- * aclrtCacheLastTaskOpInfo during capture (acl-rt-reliability.md §3.8,
+ * aclrtCacheLastTaskOpInfo (and aclrtCacheLastTaskExtendInfo, whose string
+ * aclmdlRIDebugJsonPrint shows) during capture (acl-rt-reliability.md §3.8,
  * acl-rt-model-ri.md aclmdlRITaskGetParams): the blob is copied onto the
  * task the calling thread recorded last, when that task went into a
  * capture still in progress on a stream with ACL_STREAM_ATTR_CACHE_OP_INFO
@@ -42,8 +43,10 @@ static bool caching_locked(const struct oacl_ri_stream *rs)
     return false;
 }
 
-/* Stores a copy of info as the op info of task `index` of rs (g_lock held). */
-static aclError store_locked(struct oacl_ri_stream *rs, uint32_t index, const void *info, size_t size, const char *fn)
+/* Stores a copy of info as the op info (extend: the extend string) of task
+ * `index` of rs (g_lock held). */
+static aclError store_locked(struct oacl_ri_stream *rs, uint32_t index, const void *info, size_t size, bool extend,
+                             const char *fn)
 {
     if (index >= rs->nopinfo) {
         uint32_t cap = rs->nopinfo ? rs->nopinfo : 16;
@@ -56,6 +59,18 @@ static aclError store_locked(struct oacl_ri_stream *rs, uint32_t index, const vo
         rs->opinfo = v;
         rs->nopinfo = cap;
     }
+    if (extend) {
+        const char *s = info;
+        size_t n = strnlen(s, size < OACL_RI_EXTEND_INFO_MAX ? size : OACL_RI_EXTEND_INFO_MAX);
+        char *copy = malloc(n + 1);
+        if (!copy)
+            return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "out of memory for the extend info");
+        memcpy(copy, s, n);
+        copy[n] = '\0';
+        free(rs->opinfo[index].ext); /* cached again: the newest wins */
+        rs->opinfo[index].ext = copy;
+        return ACL_SUCCESS;
+    }
     void *copy = malloc(size);
     if (!copy)
         return oacl_fail(ACL_ERROR_RT_MEMORY_ALLOCATION, fn, "out of memory for the op info");
@@ -66,7 +81,7 @@ static aclError store_locked(struct oacl_ri_stream *rs, uint32_t index, const vo
     return ACL_SUCCESS;
 }
 
-aclError oacl_ri_cache_op_info(const void *info, size_t size, const char *fn)
+static aclError cache_info(const void *info, size_t size, bool extend, const char *fn)
 {
     static const char *const not_captured =
         "the calling thread's last task is not on a stream being captured with ACL_STREAM_ATTR_CACHE_OP_INFO";
@@ -95,16 +110,28 @@ aclError oacl_ri_cache_op_info(const void *info, size_t size, const char *fn)
                        "ACL_STREAM_ATTR_CACHE_OP_INFO is off on the capturing stream of the calling thread's last "
                        "task and on its capture's origin stream");
     else
-        rc = store_locked(rs, tls_before, info, size, fn); /* the task that call recorded */
+        rc = store_locked(rs, tls_before, info, size, extend, fn); /* the task that call recorded */
     pthread_mutex_unlock(oacl_ri_lock());
     oacl_obj_put(o);
     return rc;
 }
 
+aclError oacl_ri_cache_op_info(const void *info, size_t size, const char *fn)
+{
+    return cache_info(info, size, false, fn);
+}
+
+aclError oacl_ri_cache_extend_info(const char *info, size_t size, const char *fn)
+{
+    return cache_info(info, size, true, fn);
+}
+
 void oacl_ri_opinfo_free(struct oacl_ri_stream *rs)
 {
-    for (uint32_t i = 0; i < rs->nopinfo; i++)
+    for (uint32_t i = 0; i < rs->nopinfo; i++) {
         free(rs->opinfo[i].ptr);
+        free(rs->opinfo[i].ext);
+    }
     free(rs->opinfo);
     rs->opinfo = NULL;
     rs->nopinfo = 0;

@@ -696,6 +696,11 @@ OACL_API aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uin
                     fprintf(f, "\",\"Kernel Args Size\":%zu", n->args_size);
                 }
             }
+            if (i < rs->nopinfo && rs->opinfo[i].ext) { /* aclrtCacheLastTaskExtendInfo */
+                fputs(",\"Extend Info\":\"", f);
+                json_str(f, rs->opinfo[i].ext);
+                fputs("\"", f);
+            }
             fputs("}}", f);
             ts += step;
         }

@@ -96,9 +96,8 @@ OACL_API aclError aclrtCacheLastTaskExtendInfo(const char *const extendInfoPtr, 
     if (!extendInfoPtr || infoSize == 0)
         return oacl_fail(ACL_ERROR_RT_PARAM_INVALID, __func__, "%s",
                          extendInfoPtr ? "infoSize is 0" : "extendInfoPtr is NULL");
-    return oacl_fail(ACL_ERROR_RT_INTERNAL_ERROR, __func__,
-                     "the calling thread's last task is not on a stream being captured with "
-                     "ACL_STREAM_ATTR_CACHE_OP_INFO");
+    /* longer strings are cut at OACL_RI_EXTEND_INFO_MAX bytes */
+    return oacl_ri_cache_extend_info(extendInfoPtr, infoSize, __func__);
 }
 
 OACL_API aclError aclrtProfTrace(void *userdata, int32_t length, aclrtStream stream)

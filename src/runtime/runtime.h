@@ -311,6 +311,10 @@ static inline void oacl_ri_forget_enqueue(void)
 }
 /* Attaches a copy of info to the thread's last task (507000 where it has no meaning). */
 aclError oacl_ri_cache_op_info(const void *info, size_t size, const char *fn);
+/* The same for aclrtCacheLastTaskExtendInfo: a string (at most
+ * OACL_RI_EXTEND_INFO_MAX bytes kept), shown by aclmdlRIDebugJsonPrint. */
+#define OACL_RI_EXTEND_INFO_MAX 4096u
+aclError oacl_ri_cache_extend_info(const char *info, size_t size, const char *fn);
 /* ACL_STREAM_PERSISTENT (model_ri_built.c): the new stream's queue becomes a
  * recording queue; release gives its own queue back before destruction. */
 aclError oacl_ri_persistent_init(void *handle, const char *fn);

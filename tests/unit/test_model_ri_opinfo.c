@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -183,11 +184,63 @@ static void test_op_info_where_it_has_no_meaning(void **state)
     ACL_OK(aclmdlRIDestroy(ri));
 }
 
+/* The whole of a file, NUL-terminated (caller frees). */
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return strdup(buf);
+}
+
+/* aclrtCacheLastTaskExtendInfo: the same rules; its string (cut at 4096
+ * bytes) shows as "Extend Info" of the task in aclmdlRIDebugJsonPrint. */
+static void test_extend_info(void **state)
+{
+    (void)state;
+    ACL_ERR(aclrtCacheLastTaskExtendInfo(NULL, 4), ACL_ERROR_RT_PARAM_INVALID, "extendInfoPtr is NULL");
+    ACL_ERR(aclrtCacheLastTaskExtendInfo("x", 0), ACL_ERROR_RT_PARAM_INVALID, "infoSize is 0");
+    ACL_OK(aclrtMemsetAsync(g_words, 8, 0, 8, g_s));
+    ACL_ERR(aclrtCacheLastTaskExtendInfo("x", 2), ACL_ERROR_RT_INTERNAL_ERROR, "not on a stream being captured");
+    cache_switch(g_s, 1);
+    aclmdlRI ri = NULL;
+    ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    ACL_OK(aclrtValueWrite(g_words, 1, 0, g_s));     /* task 0 */
+    static const char ext[] = "shape=\"1x3\" fused";
+    ACL_OK(aclrtCacheLastTaskExtendInfo(ext, sizeof(ext)));
+    ACL_OK(aclrtValueWrite(g_words + 1, 2, 0, g_s)); /* task 1: a long string */
+    static char longs[5000];
+    memset(longs, 'L', sizeof(longs) - 1);
+    ACL_OK(aclrtCacheLastTaskExtendInfo(longs, sizeof(longs)));
+    ACL_OK(aclrtValueWrite(g_words + 2, 3, 0, g_s)); /* task 2: nothing */
+    ACL_OK(aclmdlRICaptureEnd(g_s, &ri));
+    ACL_ERR(aclrtCacheLastTaskExtendInfo("x", 2), ACL_ERROR_RT_INTERNAL_ERROR, "capture of its last task is over");
+    expect_info(ri, 3, 0, NULL); /* the op info stays apart */
+    char path[] = "/tmp/oacl-extinfo-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    ACL_OK(aclmdlRIDebugJsonPrint(ri, path, 0));
+    char *json = read_all(path);
+    unlink(path);
+    assert_non_null(strstr(json, "\"Task Id\":0,\"Task Type\":\"MEM_WRITE_VALUE\",\"Extend Info\":\"shape=\\\"1x3\\\" fused\""));
+    char want[4200];
+    snprintf(want, sizeof(want), "\"Task Id\":1,\"Task Type\":\"MEM_WRITE_VALUE\",\"Extend Info\":\"%.*s\"}", 4096, longs);
+    assert_non_null(strstr(json, want));
+    assert_null(strstr(json, "\"Task Id\":2,\"Task Type\":\"MEM_WRITE_VALUE\",\"Extend"));
+    free(json);
+    ACL_OK(aclmdlRIDestroy(ri));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_op_info_cached_on_captured_tasks, each_setup, each_teardown),
         cmocka_unit_test_setup_teardown(test_op_info_where_it_has_no_meaning, each_setup, each_teardown),
+        cmocka_unit_test_setup_teardown(test_extend_info, each_setup, each_teardown),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
