@@ -1212,14 +1212,14 @@ static void exec_run(struct oacl_task *t, uint32_t unit)
         return;
     }
     g->running = t;
-    g->aborting = false;
+    __atomic_store_n(&g->aborting, false, __ATOMIC_RELEASE); /* lanes read it without the lock */
     pthread_mutex_unlock(&g->lock);
     run_graph(g);
     pthread_mutex_lock(&g->lock);
     int fail = g->fail;
     char msg[OACL_BACKEND_ERRLEN];
     snprintf(msg, sizeof(msg), "%s", g->fail_msg);
-    if (g->aborting && !fail) {
+    if (__atomic_load_n(&g->aborting, __ATOMIC_ACQUIRE) && !fail) {
         fail = ACL_ERROR_RT_MODEL_ABORT_NORMAL;
         snprintf(msg, sizeof(msg), "the model running instance was aborted");
     }
@@ -1265,7 +1265,7 @@ void oacl_cpu_graph_abort(struct oacl_bgraph *g)
     pthread_mutex_lock(&g->lock);
     bool running = g->running != NULL;
     if (running)
-        g->aborting = true;
+        __atomic_store_n(&g->aborting, true, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&g->idle); /* executions waiting for their turn give up */
     pthread_mutex_unlock(&g->lock);
     if (!running)
