@@ -282,6 +282,8 @@ static void test_fuzzer_findings(void **state)
         OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_file/regress-descriptor-names-outside.bin",
         OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_data/regress-relro-outside.bin",
         OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_file/regress-symbol-name-outside.bin",
+        OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_data/regress-hash-chain-loop.bin",
+        OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_file/regress-hash-chain-outside.bin",
     };
     for (size_t i = 0; i < sizeof(found) / sizeof(found[0]); i++) {
         size_t len;

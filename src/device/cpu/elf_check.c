@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "device/cpu/cpu_device.h"
@@ -184,6 +185,31 @@ struct dyn_tables {
     bool has_strtab, has_symtab, has_hash, has_gnu_hash, has_versym, has_init, has_fini, has_arr[2];
 };
 
+/* A SysV hash table's buckets and chains: every link names a symbol of the
+ * table and no symbol is reached twice (a loop would make every lookup by
+ * name run forever). */
+static bool sysv_chains_ok(const unsigned char *tab, uint32_t nbucket, uint32_t nchain)
+{
+    uint8_t *seen = calloc((size_t)nchain / 8 + 1, 1);
+    if (!seen)
+        return false;
+    bool ok = true;
+    for (uint32_t b = 0; ok && b < nbucket; b++) {
+        uint32_t k;
+        memcpy(&k, tab + (uint64_t)b * 4, 4);
+        while (ok && k != 0) { /* STN_UNDEF ends a chain */
+            if (k >= nchain || (seen[k / 8] & (1u << (k % 8)))) {
+                ok = false;
+                break;
+            }
+            seen[k / 8] |= (uint8_t)(1u << (k % 8));
+            memcpy(&k, tab + ((uint64_t)nbucket + k) * 4, 4);
+        }
+    }
+    free(seen);
+    return ok;
+}
+
 static int check_hash(const unsigned char *img, size_t len, struct loads *l, const struct dyn_tables *t, char *why,
                       size_t cap)
 {
@@ -205,6 +231,10 @@ static int check_hash(const unsigned char *img, size_t len, struct loads *l, con
         for (uint32_t b = 0; b < h[0]; b++) {
             uint32_t v;
             memcpy(&v, img + boff + (uint64_t)b * 4, 4);
+            /* a chain starting below the hashed symbols would be read
+               from the buckets and bloom words before the chains */
+            if (v != 0 && v < h[1])
+                return fail(why, cap, "its symbol hash table is malformed (a bucket names an unhashed symbol)");
             last = v > last ? v : last;
         }
         uint64_t n = h[1]; /* the hashed symbols (unhashed ones may follow them) */
@@ -229,6 +259,8 @@ static int check_hash(const unsigned char *img, size_t len, struct loads *l, con
         if (h[0] == 0 || !file_offset(l, len, t->hash, 8 + ((uint64_t)h[0] + h[1]) * 4, &off))
             return fail(why, cap, "its symbol hash table is malformed");
         nsyms = h[1];
+        if (!sysv_chains_ok(img + off + 8, h[0], h[1]))
+            return fail(why, cap, "its symbol hash table is malformed (a chain leaves the table or loops)");
     }
     if (!file_offset(l, len, t->symtab, (nsyms ? nsyms : 1) * sizeof(Elf64_Sym), &off))
         return fail(why, cap, "its symbol table lies outside its segments");
