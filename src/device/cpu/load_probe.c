@@ -36,10 +36,17 @@
 
 #define PROBE_SECONDS 20u
 
+/* Set by a sanitizer runtime, when one is linked in (weak: absent otherwise). */
+void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
 /* Fatal signals to their default action, none blocked: a fault of a test
- * load must end the process it runs in. */
+ * load must end the process it runs in. A sanitizer's report there ends it
+ * too, without the program's death callback (a fuzzer's would save its
+ * input as a crash of its own). */
 static void test_load_signals(void)
 {
+    if (__sanitizer_set_death_callback)
+        __sanitizer_set_death_callback(NULL);
     static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, SIGABRT, SIGALRM};
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
