@@ -576,8 +576,7 @@ static inline void oacl_data_copy_in(oacl_local_t dst, oacl_gm_t src, uint32_t c
 {
     if (!OACL_LIKELY_(oacl_copy_ok_(dst, src.dtype, src.addr, count)))
         oacl_copy_check_full_("DataCopy(GM->UB)", dst, src.dtype, src.addr, count);
-    oacl_gm_check(src.addr, (size_t)count * oacl_dtype_size(dst.dtype), 0, "DataCopy(GM->UB)");
-    oacl_memmove(dst.addr, src.addr, (size_t)count * oacl_dtype_size(dst.dtype));
+    oacl_gm_copy(dst.addr, src.addr, (size_t)count * oacl_dtype_size(dst.dtype), 0, "DataCopy(GM->UB)");
 }
 
 /* UB -> global memory, `count` elements. */
@@ -585,8 +584,7 @@ static inline void oacl_data_copy_out(oacl_gm_t dst, oacl_local_t src, uint32_t 
 {
     if (!OACL_LIKELY_(oacl_copy_ok_(src, dst.dtype, dst.addr, count)))
         oacl_copy_check_full_("DataCopy(UB->GM)", src, dst.dtype, dst.addr, count);
-    oacl_gm_check(dst.addr, (size_t)count * oacl_dtype_size(src.dtype), 1, "DataCopy(UB->GM)");
-    oacl_memmove(dst.addr, src.addr, (size_t)count * oacl_dtype_size(src.dtype));
+    oacl_gm_copy(dst.addr, src.addr, (size_t)count * oacl_dtype_size(src.dtype), 1, "DataCopy(UB->GM)");
 }
 
 /* UB -> UB, `count` elements. */

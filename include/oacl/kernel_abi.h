@@ -204,6 +204,10 @@ OACL_KAPI void oacl_vadd_i16(int16_t *dst, const int16_t *a, const int16_t *b, s
  * the C library's vector copy at tile sizes. */
 OACL_KAPI void oacl_memmove(void *dst, const void *src, size_t n);
 
+/* oacl_gm_check of the global-memory side (dst when `write`, else src)
+ * followed by oacl_memmove(dst, src, n): DataCopy's two calls as one. */
+OACL_KAPI void oacl_gm_copy(void *dst, const void *src, size_t n, int write, const char *op);
+
 /* binary16 <-> binary32 conversion (round to nearest even, IEEE specials). */
 OACL_KAPI void oacl_cvt_f16_to_f32(float *dst, const uint16_t *src, size_t n);
 OACL_KAPI void oacl_cvt_f32_to_f16(uint16_t *dst, const float *src, size_t n);
