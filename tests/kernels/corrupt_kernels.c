@@ -1,13 +1,19 @@
 /* Kernel binaries that load badly (test_load_corrupt.c), built without the
  * driver: CORRUPT_CTOR faults in a constructor, CORRUPT_DTOR in a
- * destructor, CORRUPT_DESC has a descriptor whose kernel table points
- * nowhere. Each must be refused by the loader, never crash the process. */
+ * destructor, CORRUPT_SPIN never returns from a constructor, CORRUPT_DESC
+ * has a descriptor whose kernel table points nowhere. Each must be refused by the loader, never crash the process. */
 #include "oacl/kernel_abi.h"
 
 static void entry(const void *args) { (void)args; }
 
 #if defined(CORRUPT_CTOR)
 __attribute__((constructor)) static void boom(void) { *(volatile int *)(uintptr_t)8 = 1; }
+#elif defined(CORRUPT_SPIN)
+__attribute__((constructor)) static void spin(void)
+{
+    for (;;)
+        __asm__ volatile("" ::: "memory");
+}
 #elif defined(CORRUPT_DTOR)
 __attribute__((destructor)) static void boom(void) { *(volatile int *)(uintptr_t)8 = 1; }
 #endif

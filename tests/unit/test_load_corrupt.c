@@ -1,7 +1,8 @@
 /*
  * Corrupt kernel binaries are refused, never crash the process (found by
  * fuzz/fuzz_binary_*): relocations that point outside the object, a
- * constructor or destructor that faults, a descriptor whose kernel table
+ * constructor or destructor that faults, a constructor that never returns,
+ * a descriptor whose kernel table
  * points nowhere, a read-only-after-relocation range reaching past the
  * object, and the inputs the fuzzer found. From a file and from
  * memory; the device keeps working afterwards.
@@ -78,6 +79,14 @@ static void test_constructor_faults(void **state)
 {
     (void)state;
     expect_file_refused("corrupt_ctor", "crashes the loader");
+}
+
+/* Refused after OACL_LOAD_PROBE_SECONDS (set to 2 below) of CPU time in the
+ * test load, where loading it here would hang the process. */
+static void test_constructor_never_returns(void **state)
+{
+    (void)state;
+    expect_file_refused("corrupt_spin", "does not finish");
 }
 
 static void test_destructor_faults(void **state)
@@ -284,6 +293,7 @@ static void test_fuzzer_findings(void **state)
         OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_file/regress-symbol-name-outside.bin",
         OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_data/regress-hash-chain-loop.bin",
         OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_file/regress-hash-chain-outside.bin",
+        OACL_SOURCE_DIR "/fuzz/corpus/fuzz_binary_file/regress-constructor-loop.bin",
     };
     for (size_t i = 0; i < sizeof(found) / sizeof(found[0]); i++) {
         size_t len;
@@ -296,8 +306,10 @@ static void test_fuzzer_findings(void **state)
 
 int main(void)
 {
+    setenv("OACL_LOAD_PROBE_SECONDS", "2", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_constructor_faults),
+        cmocka_unit_test(test_constructor_never_returns),
         cmocka_unit_test(test_destructor_faults),
         cmocka_unit_test(test_descriptor_points_nowhere),
         cmocka_unit_test(test_relocation_outside),

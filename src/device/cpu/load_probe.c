@@ -11,10 +11,14 @@
  *
  * Costs a fork per load (cheap: the child shares all pages). The child
  * runs the object's constructors once more; kernel binaries only register
- * their device variables there. If the child cannot be made, or it hangs
- * (a lock held by another thread at the fork), the object is loaded as
- * usual. OACL_LOAD_PROBE_SERVER=1 has the test loads done one after
- * another by a server child (below).
+ * their device variables there. A test load that computes for longer than
+ * OACL_LOAD_PROBE_SECONDS of CPU time (default 10) is refused: a constructor
+ * or destructor that never returns would hang this process the same way.
+ * One that waits (a lock held by another thread at the fork) is given up
+ * after a longer wall-clock limit without a verdict, as when the child
+ * cannot be made: the object is then loaded as usual.
+ * OACL_LOAD_PROBE_SERVER=1 has the test loads done one after another by a
+ * server child (below).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -26,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -34,7 +39,27 @@
 #include "common/log.h"
 #include "device/cpu/cpu_device.h"
 
-#define PROBE_SECONDS 20u
+#define PROBE_CPU_SECONDS_DEFAULT 10u
+
+/* CPU seconds a test load may compute. */
+static unsigned probe_cpu_seconds(void)
+{
+    static unsigned secs;
+    if (!secs) {
+        const char *e = getenv("OACL_LOAD_PROBE_SECONDS");
+        char *end = NULL;
+        const unsigned long v = e ? strtoul(e, &end, 10) : 0;
+        secs = (e && *e && end && !*end && v >= 1 && v <= 3600) ? (unsigned)v : PROBE_CPU_SECONDS_DEFAULT;
+    }
+    return secs;
+}
+
+/* Wall-clock seconds before a test load counts as hung (waiting, not
+ * computing): room for a loaded machine to give it its CPU time. */
+static unsigned probe_wall_seconds(void)
+{
+    return 3u * probe_cpu_seconds() + 10u;
+}
 
 /* Set by a sanitizer runtime, when one is linked in (weak: absent otherwise). */
 void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
@@ -47,7 +72,7 @@ static void test_load_signals(void)
 {
     if (__sanitizer_set_death_callback)
         __sanitizer_set_death_callback(NULL);
-    static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, SIGABRT, SIGALRM};
+    static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, SIGABRT, SIGALRM, SIGXCPU};
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = SIG_DFL;
@@ -63,7 +88,18 @@ static void test_load_signals(void)
  * by the loader is reported by the real load. */
 static void test_load(const char *path, void (*touch)(void *dl))
 {
-    alarm(PROBE_SECONDS);
+    /* SIGXCPU once this load has computed its limit (the soft limit counts
+       the process's CPU time so far: a server has done earlier loads). */
+    struct rusage ru;
+    struct rlimit rl;
+    if (getrusage(RUSAGE_SELF, &ru) == 0 && getrlimit(RLIMIT_CPU, &rl) == 0) {
+        const rlim_t want = (rlim_t)ru.ru_utime.tv_sec + (rlim_t)ru.ru_stime.tv_sec + 1 + probe_cpu_seconds();
+        if (rl.rlim_max == RLIM_INFINITY || want <= rl.rlim_max) {
+            rl.rlim_cur = want;
+            setrlimit(RLIMIT_CPU, &rl);
+        }
+    }
+    alarm(probe_wall_seconds());
     void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (dl) {
         if (touch)
@@ -206,7 +242,7 @@ static bool server_start(void)
     close(sv[1]);
     /* A server that stops answering (a lock held by another thread at the
        fork) is given up after the test load's own limit. */
-    struct timeval tv = {.tv_sec = PROBE_SECONDS + 5, .tv_usec = 0};
+    struct timeval tv = {.tv_sec = (time_t)probe_wall_seconds() + 5, .tv_usec = 0};
     setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
     g_server_fd = sv[0];
     g_server_pid = pid;
@@ -296,6 +332,13 @@ static int probe(const char *path, void (*touch)(void *dl), char *why, size_t ca
         st = fork_test_load(path, touch);
     if (st == -1)
         return 0;
+    if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU) {
+        snprintf(why, cap,
+                 "loading it does not finish: a test load was still computing after %u s of CPU time (a "
+                 "constructor or destructor that never returns; the image is corrupt)",
+                 probe_cpu_seconds());
+        return -1;
+    }
     if (WIFSIGNALED(st) && WTERMSIG(st) != SIGALRM && WTERMSIG(st) != SIGKILL) {
         snprintf(why, cap, "loading it crashes the loader (%s; the image is corrupt)", strsignal(WTERMSIG(st)));
         return -1;
