@@ -101,14 +101,14 @@ static void test_descriptor_points_nowhere(void **state)
     expect_file_refused("corrupt_desc", "crashes the loader");
 }
 
-/* The add_c binary with the first section of type `type` that `edit`
- * changes (it returns whether it did), then checked to be refused with
- * `why`. */
-static void expect_section_refused(Elf64_Word type, bool (*edit)(unsigned char *data, const Elf64_Shdr *sh),
-                                   const char *why)
+/* The kernel binary `name` with the first section of type `type` that
+ * `edit` changes (it returns whether it did), then checked to be refused
+ * with `why`. */
+static void expect_section_refused_in(const char *name, Elf64_Word type,
+                                      bool (*edit)(unsigned char *data, const Elf64_Shdr *sh), const char *why)
 {
     size_t len;
-    unsigned char *data = read_file(oacl_test_kernel_path("add_c"), &len);
+    unsigned char *data = read_file(oacl_test_kernel_path(name), &len);
     Elf64_Ehdr eh;
     memcpy(&eh, data, sizeof(eh));
     bool patched = false;
@@ -121,6 +121,12 @@ static void expect_section_refused(Elf64_Word type, bool (*edit)(unsigned char *
     assert_true(patched);
     expect_refused(data, len, why);
     free(data);
+}
+
+static void expect_section_refused(Elf64_Word type, bool (*edit)(unsigned char *data, const Elf64_Shdr *sh),
+                                   const char *why)
+{
+    expect_section_refused_in("add_c", type, edit, why);
 }
 
 /* A dynamic relocation whose target lies outside the object: the loader
@@ -280,6 +286,37 @@ static void test_hash_table_malformed(void **state)
     expect_section_refused(SHT_GNU_HASH, bloom_three_words, "hash table is malformed");
 }
 
+/* A version-needed entry naming a library the object does not need (the
+ * name of the version itself): the loader's own assertion ends the
+ * process. rt_add needs libc's versions. */
+static bool verneed_names_no_library(unsigned char *data, const Elf64_Shdr *sh)
+{
+    Elf64_Verneed vn;
+    Elf64_Vernaux va;
+    memcpy(&vn, data + sh->sh_offset, sizeof(vn));
+    memcpy(&va, data + sh->sh_offset + vn.vn_aux, sizeof(va));
+    vn.vn_file = va.vna_name;
+    memcpy(data + sh->sh_offset, &vn, sizeof(vn));
+    return true;
+}
+
+/* A version-needed chain that leaves the image. */
+static bool verneed_chain_outside(unsigned char *data, const Elf64_Shdr *sh)
+{
+    Elf64_Verneed vn;
+    memcpy(&vn, data + sh->sh_offset, sizeof(vn));
+    vn.vn_next = 0x10000000;
+    memcpy(data + sh->sh_offset, &vn, sizeof(vn));
+    return true;
+}
+
+static void test_version_tables_malformed(void **state)
+{
+    (void)state;
+    expect_section_refused_in("rt_add", SHT_GNU_verneed, verneed_names_no_library, "names a library it does not need");
+    expect_section_refused_in("rt_add", SHT_GNU_verneed, verneed_chain_outside, "version-needed table lies outside");
+}
+
 /* The inputs the fuzzer found (fuzz/corpus/: regress-*.bin). */
 static void test_fuzzer_findings(void **state)
 {
@@ -319,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_relro_outside),
         cmocka_unit_test(test_dynamic_tables_outside),
         cmocka_unit_test(test_hash_table_malformed),
+        cmocka_unit_test(test_version_tables_malformed),
         cmocka_unit_test(test_fuzzer_findings),
     };
     if (aclrtSetDevice(0) != ACL_SUCCESS)

@@ -180,9 +180,9 @@ static int check_relr(const unsigned char *img, size_t len, const struct loads *
  * One pointing outside the object crashes the loader (a test load and a
  * fork for nothing) or reads another object's memory. */
 struct dyn_tables {
-    uint64_t strtab, strsz, symtab, syment, hash, gnu_hash, versym, init, fini;
+    uint64_t strtab, strsz, symtab, syment, hash, gnu_hash, versym, init, fini, verneed, verdef;
     uint64_t arr[2], arrsz[2]; /* DT_INIT_ARRAY, DT_FINI_ARRAY */
-    bool has_strtab, has_symtab, has_hash, has_gnu_hash, has_versym, has_init, has_fini, has_arr[2];
+    bool has_strtab, has_symtab, has_hash, has_gnu_hash, has_versym, has_init, has_fini, has_arr[2], has_verneed, has_verdef;
 };
 
 /* A SysV hash table's buckets and chains: every link names a symbol of the
@@ -285,6 +285,84 @@ static int check_hash(const unsigned char *img, size_t len, struct loads *l, con
     return 0;
 }
 
+/* Whether `name` (inside the string table) is one of the object's
+ * DT_NEEDED names. */
+static bool is_needed(const unsigned char *img, uint64_t doff, uint64_t dsize, uint64_t soff, uint64_t strsz,
+                      uint32_t name)
+{
+    const char *want = (const char *)img + soff + name;
+    for (uint64_t k = 0; k + sizeof(Elf64_Dyn) <= dsize; k += sizeof(Elf64_Dyn)) {
+        Elf64_Dyn d;
+        memcpy(&d, img + doff + k, sizeof(d));
+        if (d.d_tag == DT_NULL)
+            break;
+        if (d.d_tag == DT_NEEDED && d.d_un.d_val < strsz && strcmp((const char *)img + soff + d.d_un.d_val, want) == 0)
+            return true;
+    }
+    return false;
+}
+
+#define MAX_VERSION_ENTRIES 4096u
+
+/* The version tables, walked the way the loader walks them: each chain
+ * follows its `next` offsets until one is 0, whatever the counts say, so a
+ * chain must end within MAX_VERSION_ENTRIES entries inside the segments (a
+ * loop would hang the loader). Every version needed names one of the
+ * object's DT_NEEDED libraries (the loader asserts, and ends the process,
+ * on one it has not loaded) and every name lies in the string table. */
+static int check_versions(const unsigned char *img, size_t len, const struct loads *l, const struct dyn_tables *t,
+                          uint64_t doff, uint64_t dsize, uint64_t soff, char *why, size_t cap)
+{
+    uint64_t off;
+    if (t->has_verneed) {
+        uint64_t at = t->verneed;
+        for (unsigned i = 0;; i++) {
+            Elf64_Verneed vn;
+            if (i == MAX_VERSION_ENTRIES || !file_offset(l, len, at, sizeof(vn), &off))
+                return fail(why, cap, "its version-needed table lies outside its segments or does not end");
+            memcpy(&vn, img + off, sizeof(vn));
+            if (vn.vn_version != VER_NEED_CURRENT || vn.vn_file >= t->strsz)
+                return fail(why, cap, "its version-needed table is malformed");
+            if (!is_needed(img, doff, dsize, soff, t->strsz, vn.vn_file))
+                return fail(why, cap, "its version-needed table names a library it does not need");
+            uint64_t aux = at + vn.vn_aux;
+            for (unsigned k = 0;; k++) {
+                Elf64_Vernaux va;
+                if (k == MAX_VERSION_ENTRIES || !file_offset(l, len, aux, sizeof(va), &off))
+                    return fail(why, cap, "its version-needed table lies outside its segments or does not end");
+                memcpy(&va, img + off, sizeof(va));
+                if (va.vna_name >= t->strsz)
+                    return fail(why, cap, "its version-needed table is malformed");
+                if (va.vna_next == 0)
+                    break;
+                aux += va.vna_next;
+            }
+            if (vn.vn_next == 0)
+                break;
+            at += vn.vn_next;
+        }
+    }
+    if (t->has_verdef) {
+        uint64_t at = t->verdef;
+        for (unsigned i = 0;; i++) {
+            Elf64_Verdef vd;
+            Elf64_Verdaux va;
+            if (i == MAX_VERSION_ENTRIES || !file_offset(l, len, at, sizeof(vd), &off))
+                return fail(why, cap, "its version-definition table lies outside its segments or does not end");
+            memcpy(&vd, img + off, sizeof(vd));
+            if (vd.vd_version != VER_DEF_CURRENT || !file_offset(l, len, at + vd.vd_aux, sizeof(va), &off))
+                return fail(why, cap, "its version-definition table is malformed");
+            memcpy(&va, img + off, sizeof(va));
+            if (va.vda_name >= t->strsz)
+                return fail(why, cap, "its version-definition table is malformed");
+            if (vd.vd_next == 0)
+                break;
+            at += vd.vd_next;
+        }
+    }
+    return 0;
+}
+
 static int check_tables(const unsigned char *img, size_t len, struct loads *l, uint64_t doff, uint64_t dsize,
                         char *why, size_t cap)
 {
@@ -302,6 +380,8 @@ static int check_tables(const unsigned char *img, size_t len, struct loads *l, u
         case DT_HASH: t.hash = d.d_un.d_ptr; t.has_hash = true; break;
         case DT_GNU_HASH: t.gnu_hash = d.d_un.d_ptr; t.has_gnu_hash = true; break;
         case DT_VERSYM: t.versym = d.d_un.d_ptr; t.has_versym = true; break;
+        case DT_VERNEED: t.verneed = d.d_un.d_ptr; t.has_verneed = true; break;
+        case DT_VERDEF: t.verdef = d.d_un.d_ptr; t.has_verdef = true; break;
         case DT_INIT: t.init = d.d_un.d_ptr; t.has_init = true; break;
         case DT_FINI: t.fini = d.d_un.d_ptr; t.has_fini = true; break;
         case DT_INIT_ARRAY: t.arr[0] = d.d_un.d_ptr; t.has_arr[0] = true; break;
@@ -333,6 +413,8 @@ static int check_tables(const unsigned char *img, size_t len, struct loads *l, u
     for (int i = 0; i < 2; i++)
         if (t.has_arr[i] && (t.arrsz[i] % 8 || (t.arrsz[i] && !in_segment(l, t.arr[i], t.arrsz[i], false))))
             return fail(why, cap, "its %s array lies outside its segments", i ? "finalisation" : "initialisation");
+    if (check_versions(img, len, l, &t, doff, dsize, soff, why, cap))
+        return -1;
     return check_hash(img, len, l, &t, why, cap);
 }
 
