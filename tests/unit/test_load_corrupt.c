@@ -81,7 +81,7 @@ static void test_constructor_faults(void **state)
     expect_file_refused("corrupt_ctor", "crashes the loader");
 }
 
-/* Refused after OACL_LOAD_PROBE_SECONDS (set to 2 below) of CPU time in the
+/* Refused after OACL_LOAD_PROBE_CPU_MS (set to 500 below) of CPU time in the
  * test load, where loading it here would hang the process. */
 static void test_constructor_never_returns(void **state)
 {
@@ -343,7 +343,7 @@ static void test_fuzzer_findings(void **state)
 
 int main(void)
 {
-    setenv("OACL_LOAD_PROBE_SECONDS", "2", 1);
+    setenv("OACL_LOAD_PROBE_CPU_MS", "500", 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_constructor_faults),
         cmocka_unit_test(test_constructor_never_returns),

@@ -12,7 +12,7 @@
  * Costs a fork per load (cheap: the child shares all pages). The child
  * runs the object's constructors once more; kernel binaries only register
  * their device variables there. A test load that computes for longer than
- * OACL_LOAD_PROBE_SECONDS of CPU time (default 10) is refused: a constructor
+ * OACL_LOAD_PROBE_CPU_MS of CPU time (default 10 s) is refused: a constructor
  * or destructor that never returns would hang this process the same way.
  * One that waits (a lock held by another thread at the fork) is given up
  * after a longer wall-clock limit without a verdict, as when the child
@@ -30,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -39,26 +38,26 @@
 #include "common/log.h"
 #include "device/cpu/cpu_device.h"
 
-#define PROBE_CPU_SECONDS_DEFAULT 10u
+#define PROBE_CPU_MS_DEFAULT 10000u
 
-/* CPU seconds a test load may compute. */
-static unsigned probe_cpu_seconds(void)
+/* Milliseconds of CPU time a test load may compute. */
+static unsigned probe_cpu_ms(void)
 {
-    static unsigned secs;
-    if (!secs) {
-        const char *e = getenv("OACL_LOAD_PROBE_SECONDS");
+    static unsigned ms;
+    if (!ms) {
+        const char *e = getenv("OACL_LOAD_PROBE_CPU_MS");
         char *end = NULL;
         const unsigned long v = e ? strtoul(e, &end, 10) : 0;
-        secs = (e && *e && end && !*end && v >= 1 && v <= 3600) ? (unsigned)v : PROBE_CPU_SECONDS_DEFAULT;
+        ms = (e && *e && end && !*end && v >= 1 && v <= 3600000) ? (unsigned)v : PROBE_CPU_MS_DEFAULT;
     }
-    return secs;
+    return ms;
 }
 
 /* Wall-clock seconds before a test load counts as hung (waiting, not
  * computing): room for a loaded machine to give it its CPU time. */
 static unsigned probe_wall_seconds(void)
 {
-    return 3u * probe_cpu_seconds() + 10u;
+    return 3u * ((probe_cpu_ms() + 999u) / 1000u) + 10u;
 }
 
 /* Set by a sanitizer runtime, when one is linked in (weak: absent otherwise). */
@@ -88,16 +87,19 @@ static void test_load_signals(void)
  * by the loader is reported by the real load. */
 static void test_load(const char *path, void (*touch)(void *dl))
 {
-    /* SIGXCPU once this load has computed its limit (the soft limit counts
-       the process's CPU time so far: a server has done earlier loads). */
-    struct rusage ru;
-    struct rlimit rl;
-    if (getrusage(RUSAGE_SELF, &ru) == 0 && getrlimit(RLIMIT_CPU, &rl) == 0) {
-        const rlim_t want = (rlim_t)ru.ru_utime.tv_sec + (rlim_t)ru.ru_stime.tv_sec + 1 + probe_cpu_seconds();
-        if (rl.rlim_max == RLIM_INFINITY || want <= rl.rlim_max) {
-            rl.rlim_cur = want;
-            setrlimit(RLIMIT_CPU, &rl);
-        }
+    /* SIGXCPU once this load has computed its limit: a timer on the
+       process's CPU clock (the child has one thread), armed for this load
+       alone (a server has done earlier loads). */
+    struct sigevent ev;
+    memset(&ev, 0, sizeof(ev));
+    ev.sigev_notify = SIGEV_SIGNAL;
+    ev.sigev_signo = SIGXCPU;
+    timer_t cpu_timer;
+    const bool timed = timer_create(CLOCK_PROCESS_CPUTIME_ID, &ev, &cpu_timer) == 0;
+    if (timed) {
+        const unsigned ms = probe_cpu_ms();
+        struct itimerspec its = {.it_value = {.tv_sec = ms / 1000u, .tv_nsec = (long)(ms % 1000u) * 1000000L}};
+        timer_settime(cpu_timer, 0, &its, NULL);
     }
     alarm(probe_wall_seconds());
     void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -107,6 +109,8 @@ static void test_load(const char *path, void (*touch)(void *dl))
         dlclose(dl);
     }
     alarm(0);
+    if (timed)
+        timer_delete(cpu_timer);
 }
 
 /* The wait status of a test load in a child forked here; -1: no verdict. */
@@ -334,9 +338,9 @@ static int probe(const char *path, void (*touch)(void *dl), char *why, size_t ca
         return 0;
     if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU) {
         snprintf(why, cap,
-                 "loading it does not finish: a test load was still computing after %u s of CPU time (a "
+                 "loading it does not finish: a test load was still computing after %u ms of CPU time (a "
                  "constructor or destructor that never returns; the image is corrupt)",
-                 probe_cpu_seconds());
+                 probe_cpu_ms());
         return -1;
     }
     if (WIFSIGNALED(st) && WTERMSIG(st) != SIGALRM && WTERMSIG(st) != SIGKILL) {
