@@ -21,7 +21,7 @@ static inline void fuzz_device_init(void)
     /* A test load that computes this long is refused: a sound image's
        takes a few milliseconds, and mutations of an image whose
        constructor loops are common once the fuzzer has found one. */
-    setenv("OACL_LOAD_PROBE_CPU_MS", "200", 0);
+    setenv("OACL_LOAD_PROBE_CPU_MS", "50", 0);
     if (aclrtSetDevice(0) != ACL_SUCCESS) {
         fprintf(stderr, "fuzz: aclrtSetDevice(0) failed: %s\n", aclGetRecentErrMsg());
         abort();
