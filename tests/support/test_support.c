@@ -97,6 +97,22 @@ int oacl_test_reset_fixture(void **state)
     return 0;
 }
 
+int oacl_test_streams_setup(void **state)
+{
+    for (aclrtStream **s = *state; *s; s++)
+        if (aclrtCreateStream(*s) != ACL_SUCCESS)
+            return -1;
+    (void)aclGetRecentErrMsg();
+    return 0;
+}
+
+int oacl_test_streams_teardown(void **state)
+{
+    for (aclrtStream **s = *state; *s; s++)
+        aclrtDestroyStream(**s);
+    return 0;
+}
+
 void oacl_test_run_thread(void *(*fn)(void *), void *arg)
 {
     pthread_t t;

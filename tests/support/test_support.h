@@ -42,6 +42,14 @@ void oacl_test_clear_msgs(void);
 void oacl_test_reset_devices(void);
 /* cmocka setup/teardown that call oacl_test_reset_devices(). */
 int oacl_test_reset_fixture(void **state);
+/* cmocka per-test fixtures for tests that want fresh streams: the test's
+ * initial state (cmocka_unit_test_prestate_setup_teardown) is a
+ * NULL-terminated array of aclrtStream pointers; setup creates each stream
+ * and clears the recent-error text, teardown destroys them. */
+int oacl_test_streams_setup(void **state);
+int oacl_test_streams_teardown(void **state);
+#define OACL_TEST_WITH_STREAMS(f, list)                                                                              \
+    cmocka_unit_test_prestate_setup_teardown(f, oacl_test_streams_setup, oacl_test_streams_teardown, (void *)(list))
 /* Runs fn(arg) on a new thread and joins it. */
 void oacl_test_run_thread(void *(*fn)(void *), void *arg);
 

@@ -19,6 +19,8 @@
 static aclrtBinHandle g_bin;
 static aclrtFuncHandle g_plus; /* copy_plus(in, out, add, count) */
 static aclrtStream g_s, g_x;
+/* Made before each test and destroyed after it (OACL_TEST_WITH_STREAMS). */
+static aclrtStream *g_streams[] = {&g_s, &g_x, NULL};
 
 static int setup(void **state)
 {
@@ -34,23 +36,6 @@ static int teardown(void **state)
     (void)state;
     aclrtBinaryUnLoad(g_bin);
     return aclrtResetDeviceForce(0);
-}
-
-static int each_setup(void **state)
-{
-    (void)state;
-    if (aclrtCreateStream(&g_s) || aclrtCreateStream(&g_x))
-        return -1;
-    (void)aclGetRecentErrMsg();
-    return 0;
-}
-
-static int each_teardown(void **state)
-{
-    (void)state;
-    aclrtDestroyStream(g_s);
-    aclrtDestroyStream(g_x);
-    return 0;
 }
 
 /* out[i] = in[i] + add over N elements, one block. */
@@ -1322,27 +1307,27 @@ static void test_task_update_async_args(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_capture_replay_mixed, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_work_before_capture_runs_once, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_ordering_with_stream_work, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_same_ri_two_streams, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_illegal_during_capture, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_capture_end_rules, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_invalidated_capture, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_host_functions_replayed, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_fork_join, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_queries, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_disable_and_update, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_debug_json, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_destroy_callbacks, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_destroy_waits_for_execution, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_abort, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_bad_arguments, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_task_groups, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_conditional_tasks, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_external_events, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_execution_failure, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_task_update_async_args, each_setup, each_teardown),
+        OACL_TEST_WITH_STREAMS(test_capture_replay_mixed, g_streams),
+        OACL_TEST_WITH_STREAMS(test_work_before_capture_runs_once, g_streams),
+        OACL_TEST_WITH_STREAMS(test_ordering_with_stream_work, g_streams),
+        OACL_TEST_WITH_STREAMS(test_same_ri_two_streams, g_streams),
+        OACL_TEST_WITH_STREAMS(test_illegal_during_capture, g_streams),
+        OACL_TEST_WITH_STREAMS(test_capture_end_rules, g_streams),
+        OACL_TEST_WITH_STREAMS(test_invalidated_capture, g_streams),
+        OACL_TEST_WITH_STREAMS(test_host_functions_replayed, g_streams),
+        OACL_TEST_WITH_STREAMS(test_fork_join, g_streams),
+        OACL_TEST_WITH_STREAMS(test_queries, g_streams),
+        OACL_TEST_WITH_STREAMS(test_disable_and_update, g_streams),
+        OACL_TEST_WITH_STREAMS(test_debug_json, g_streams),
+        OACL_TEST_WITH_STREAMS(test_destroy_callbacks, g_streams),
+        OACL_TEST_WITH_STREAMS(test_destroy_waits_for_execution, g_streams),
+        OACL_TEST_WITH_STREAMS(test_abort, g_streams),
+        OACL_TEST_WITH_STREAMS(test_bad_arguments, g_streams),
+        OACL_TEST_WITH_STREAMS(test_task_groups, g_streams),
+        OACL_TEST_WITH_STREAMS(test_conditional_tasks, g_streams),
+        OACL_TEST_WITH_STREAMS(test_external_events, g_streams),
+        OACL_TEST_WITH_STREAMS(test_execution_failure, g_streams),
+        OACL_TEST_WITH_STREAMS(test_task_update_async_args, g_streams),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

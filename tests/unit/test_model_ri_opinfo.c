@@ -15,6 +15,8 @@
 #include "test_support.h"
 
 static aclrtStream g_s, g_y, g_x;
+/* Made before each test and destroyed after it (OACL_TEST_WITH_STREAMS). */
+static aclrtStream *g_streams[] = {&g_s, &g_y, &g_x, NULL};
 static uint64_t *g_words;
 
 static int setup(void **state)
@@ -30,24 +32,6 @@ static int teardown(void **state)
     (void)state;
     aclrtFree(g_words);
     return aclrtResetDeviceForce(0);
-}
-
-static int each_setup(void **state)
-{
-    (void)state;
-    if (aclrtCreateStream(&g_s) || aclrtCreateStream(&g_y) || aclrtCreateStream(&g_x))
-        return -1;
-    (void)aclGetRecentErrMsg();
-    return 0;
-}
-
-static int each_teardown(void **state)
-{
-    (void)state;
-    aclrtDestroyStream(g_s);
-    aclrtDestroyStream(g_y);
-    aclrtDestroyStream(g_x);
-    return 0;
 }
 
 static void cache_switch(aclrtStream s, uint32_t on)
@@ -238,9 +222,9 @@ static void test_extend_info(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_op_info_cached_on_captured_tasks, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_op_info_where_it_has_no_meaning, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_extend_info, each_setup, each_teardown),
+        OACL_TEST_WITH_STREAMS(test_op_info_cached_on_captured_tasks, g_streams),
+        OACL_TEST_WITH_STREAMS(test_op_info_where_it_has_no_meaning, g_streams),
+        OACL_TEST_WITH_STREAMS(test_extend_info, g_streams),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -12,6 +12,8 @@
 #include "test_support.h"
 
 static aclrtStream g_s, g_y, g_z;
+/* Made before each test and destroyed after it (OACL_TEST_WITH_STREAMS). */
+static aclrtStream *g_streams[] = {&g_s, &g_y, &g_z, NULL};
 static void *g_mem;
 
 static int setup(void **state)
@@ -27,24 +29,6 @@ static int teardown(void **state)
     (void)state;
     aclrtFree(g_mem);
     return aclrtResetDeviceForce(0);
-}
-
-static int each_setup(void **state)
-{
-    (void)state;
-    if (aclrtCreateStream(&g_s) || aclrtCreateStream(&g_y) || aclrtCreateStream(&g_z))
-        return -1;
-    (void)aclGetRecentErrMsg();
-    return 0;
-}
-
-static int each_teardown(void **state)
-{
-    (void)state;
-    aclrtDestroyStream(g_s);
-    aclrtDestroyStream(g_y);
-    aclrtDestroyStream(g_z);
-    return 0;
 }
 
 static void fill(aclrtStream s, uint32_t slot)
@@ -249,9 +233,9 @@ static void test_thread_last_task_id_while_capturing(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_seq_ids_follow_recording_order, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_seq_ids_two_threads, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_thread_last_task_id_while_capturing, each_setup, each_teardown),
+        OACL_TEST_WITH_STREAMS(test_seq_ids_follow_recording_order, g_streams),
+        OACL_TEST_WITH_STREAMS(test_seq_ids_two_threads, g_streams),
+        OACL_TEST_WITH_STREAMS(test_thread_last_task_id_while_capturing, g_streams),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -14,6 +14,8 @@
 #define NUMS 200u
 
 static aclrtStream g_s, g_x;
+/* Made before each test and destroyed after it (OACL_TEST_WITH_STREAMS). */
+static aclrtStream *g_streams[] = {&g_s, &g_x, NULL};
 
 static int setup(void **state)
 {
@@ -25,23 +27,6 @@ static int teardown(void **state)
 {
     (void)state;
     return aclrtResetDeviceForce(0);
-}
-
-static int each_setup(void **state)
-{
-    (void)state;
-    if (aclrtCreateStream(&g_s) || aclrtCreateStream(&g_x))
-        return -1;
-    (void)aclGetRecentErrMsg();
-    return 0;
-}
-
-static int each_teardown(void **state)
-{
-    (void)state;
-    aclrtDestroyStream(g_s);
-    aclrtDestroyStream(g_x);
-    return 0;
 }
 
 static void *dev_zeroed(size_t n)
@@ -268,9 +253,9 @@ static void test_update_bad_arguments(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_update_between_replays, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_update_bad_parameters_at_run_time, each_setup, each_teardown),
-        cmocka_unit_test_setup_teardown(test_update_bad_arguments, each_setup, each_teardown),
+        OACL_TEST_WITH_STREAMS(test_update_between_replays, g_streams),
+        OACL_TEST_WITH_STREAMS(test_update_bad_parameters_at_run_time, g_streams),
+        OACL_TEST_WITH_STREAMS(test_update_bad_arguments, g_streams),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
