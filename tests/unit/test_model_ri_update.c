@@ -162,21 +162,49 @@ static void test_update_between_replays(void **state)
     aclrtFree(src);
 }
 
+/* A captured uniform random task (t0: 20..30 into a, a fill task beside it)
+ * and an update record that reads new parameters from src. */
+struct captured_random {
+    void *a, *fill, *counter, *src;
+    aclrtRandomNumTaskInfo t0;
+    aclrtStream rs;
+    aclmdlRI ri;
+    aclrtTaskUpdateInfo up;
+};
+
+static void captured_random_make(struct captured_random *c)
+{
+    c->a = dev_zeroed(NUMS * 4);
+    c->fill = dev_zeroed(64);
+    c->counter = dev_zeroed(16);
+    c->src = dev_zeroed(sizeof(aclrtRandomNumTaskInfo));
+    c->t0 = uniform(c->a, c->counter, 3, 20, 30);
+    c->rs = NULL;
+    c->ri = capture_random(&c->t0, c->fill, &c->rs);
+    memset(&c->up, 0, sizeof(c->up));
+    c->up.id = ACL_RT_UPDATE_RANDOM_TASK;
+    c->up.val.randomTaskAttr.srcAddr = c->src;
+    c->up.val.randomTaskAttr.size = sizeof(aclrtRandomNumTaskInfo);
+}
+
+/* The buffers (the test destroys the RI). */
+static void captured_random_free(struct captured_random *c)
+{
+    aclrtFree(c->a);
+    aclrtFree(c->fill);
+    aclrtFree(c->counter);
+    aclrtFree(c->src);
+}
+
 /* Parameters that aclrtRandomNumAsync would refuse fail the update task
  * when it runs; the recorded task keeps its parameters. */
 static void test_update_bad_parameters_at_run_time(void **state)
 {
     (void)state;
-    void *a = dev_zeroed(NUMS * 4), *fill = dev_zeroed(64), *counter = dev_zeroed(16);
-    void *src = dev_zeroed(sizeof(aclrtRandomNumTaskInfo));
-    aclrtRandomNumTaskInfo t0 = uniform(a, counter, 3, 20, 30);
-    aclrtStream rs = NULL;
-    aclmdlRI ri = capture_random(&t0, fill, &rs);
-    aclrtTaskUpdateInfo up = {.id = ACL_RT_UPDATE_RANDOM_TASK};
-    up.val.randomTaskAttr.srcAddr = src;
-    up.val.randomTaskAttr.size = sizeof(aclrtRandomNumTaskInfo);
+    struct captured_random c;
+    captured_random_make(&c);
     for (int bad = 0; bad < 3; bad++) {
-        aclrtRandomNumTaskInfo t = uniform(a, counter, 4, 0, 5);
+        aclrtRandomNumTaskInfo t = uniform(c.a, c.counter, 4, 0, 5);
         const char *why;
         if (bad == 0) {
             t.randomNumFuncParaInfo.funcType = (aclrtRandomNumFuncType)9;
@@ -189,65 +217,53 @@ static void test_update_bad_parameters_at_run_time(void **state)
             t.randomCounterAddr = NULL;
             why = "randomCounterAddr";
         }
-        put_info(src, &t);
-        ACL_OK(aclrtTaskUpdateAsync(rs, 0, &up, g_x));
+        put_info(c.src, &t);
+        ACL_OK(aclrtTaskUpdateAsync(c.rs, 0, &c.up, g_x));
         aclError rc = aclrtSynchronizeStream(g_x);
         assert_int_not_equal(rc, ACL_SUCCESS);
         const char *msg = aclGetRecentErrMsg();
         if (!msg || !strstr(msg, why))
             fail_msg("case %d: message %s lacks %s", bad, msg ? msg : "(none)", why);
-        ACL_OK(aclrtMemset(a, NUMS * 4, 0, NUMS * 4));
-        ACL_OK(aclmdlRIExecuteAsync(ri, g_x));
+        ACL_OK(aclrtMemset(c.a, NUMS * 4, 0, NUMS * 4));
+        ACL_OK(aclmdlRIExecuteAsync(c.ri, g_x));
         ACL_OK(aclrtSynchronizeStream(g_x));
-        expect_like_eager(a, t0, 20, 30);
+        expect_like_eager(c.a, c.t0, 20, 30);
     }
-    ACL_OK(aclmdlRIDestroy(ri));
-    aclrtFree(a);
-    aclrtFree(fill);
-    aclrtFree(counter);
-    aclrtFree(src);
+    ACL_OK(aclmdlRIDestroy(c.ri));
+    captured_random_free(&c);
 }
 
 static void test_update_bad_arguments(void **state)
 {
     (void)state;
-    void *a = dev_zeroed(NUMS * 4), *fill = dev_zeroed(64), *counter = dev_zeroed(16);
-    void *src = dev_zeroed(sizeof(aclrtRandomNumTaskInfo));
-    aclrtRandomNumTaskInfo t0 = uniform(a, counter, 3, 20, 30);
-    aclrtStream rs = NULL;
-    aclmdlRI ri = capture_random(&t0, fill, &rs);
-    aclrtTaskUpdateInfo up = {.id = ACL_RT_UPDATE_RANDOM_TASK};
-    up.val.randomTaskAttr.srcAddr = src;
-    up.val.randomTaskAttr.size = sizeof(aclrtRandomNumTaskInfo);
-    ACL_ERR(aclrtTaskUpdateAsync(rs, 1, &up, g_x), ACL_ERROR_RT_PARAM_INVALID, "not a random-number task");
-    ACL_ERR(aclrtTaskUpdateAsync(rs, 2, &up, g_x), ACL_ERROR_RT_PARAM_INVALID, "no task 2");
-    ACL_ERR(aclrtTaskUpdateAsync(g_s, 0, &up, g_x), ACL_ERROR_RT_PARAM_INVALID, "not bound");
-    ACL_ERR(aclrtTaskUpdateAsync(rs, 0, &up, rs), ACL_ERROR_RT_PARAM_INVALID, "execStream");
-    up.val.randomTaskAttr.size = sizeof(aclrtRandomNumTaskInfo) - 1;
-    ACL_ERR(aclrtTaskUpdateAsync(rs, 0, &up, g_x), ACL_ERROR_RT_PARAM_INVALID, "size");
-    up.val.randomTaskAttr.size = sizeof(aclrtRandomNumTaskInfo);
+    struct captured_random c;
+    captured_random_make(&c);
+    ACL_ERR(aclrtTaskUpdateAsync(c.rs, 1, &c.up, g_x), ACL_ERROR_RT_PARAM_INVALID, "not a random-number task");
+    ACL_ERR(aclrtTaskUpdateAsync(c.rs, 2, &c.up, g_x), ACL_ERROR_RT_PARAM_INVALID, "no task 2");
+    ACL_ERR(aclrtTaskUpdateAsync(g_s, 0, &c.up, g_x), ACL_ERROR_RT_PARAM_INVALID, "not bound");
+    ACL_ERR(aclrtTaskUpdateAsync(c.rs, 0, &c.up, c.rs), ACL_ERROR_RT_PARAM_INVALID, "execStream");
+    c.up.val.randomTaskAttr.size = sizeof(aclrtRandomNumTaskInfo) - 1;
+    ACL_ERR(aclrtTaskUpdateAsync(c.rs, 0, &c.up, g_x), ACL_ERROR_RT_PARAM_INVALID, "size");
+    c.up.val.randomTaskAttr.size = sizeof(aclrtRandomNumTaskInfo);
     aclrtRandomNumTaskInfo host;
-    up.val.randomTaskAttr.srcAddr = &host;
-    ACL_ERR(aclrtTaskUpdateAsync(rs, 0, &up, g_x), ACL_ERROR_RT_PARAM_INVALID, "not device memory");
-    up.val.randomTaskAttr.srcAddr = src;
+    c.up.val.randomTaskAttr.srcAddr = &host;
+    ACL_ERR(aclrtTaskUpdateAsync(c.rs, 0, &c.up, g_x), ACL_ERROR_RT_PARAM_INVALID, "not device memory");
+    c.up.val.randomTaskAttr.srcAddr = c.src;
     /* execStream capturing */
     aclmdlRI other = NULL;
     ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
-    ACL_ERR(aclrtTaskUpdateAsync(rs, 0, &up, g_s), ACL_ERROR_RT_STREAM_CAPTURED, "capturing");
-    ACL_OK(aclrtMemsetAsync(fill, 64, 0x22, 64, g_s));
+    ACL_ERR(aclrtTaskUpdateAsync(c.rs, 0, &c.up, g_s), ACL_ERROR_RT_STREAM_CAPTURED, "capturing");
+    ACL_OK(aclrtMemsetAsync(c.fill, 64, 0x22, 64, g_s));
     ACL_OK(aclmdlRICaptureEnd(g_s, &other));
     ACL_OK(aclmdlRIDestroy(other));
     /* nothing was changed: replays keep the captured parameters */
-    ACL_OK(aclmdlRIExecuteAsync(ri, g_x));
+    ACL_OK(aclmdlRIExecuteAsync(c.ri, g_x));
     ACL_OK(aclrtSynchronizeStream(g_x));
-    expect_like_eager(a, t0, 20, 30);
+    expect_like_eager(c.a, c.t0, 20, 30);
     /* a destroyed RI's stream is stale */
-    ACL_OK(aclmdlRIDestroy(ri));
-    ACL_ERR(aclrtTaskUpdateAsync(rs, 0, &up, g_x), ACL_ERROR_RT_INVALID_HANDLE, "");
-    aclrtFree(a);
-    aclrtFree(fill);
-    aclrtFree(counter);
-    aclrtFree(src);
+    ACL_OK(aclmdlRIDestroy(c.ri));
+    ACL_ERR(aclrtTaskUpdateAsync(c.rs, 0, &c.up, g_x), ACL_ERROR_RT_INVALID_HANDLE, "");
+    captured_random_free(&c);
 }
 
 int main(void)
