@@ -1,7 +1,8 @@
 /* Kernel binaries that load badly (test_load_corrupt.c), built without the
  * driver: CORRUPT_CTOR faults in a constructor, CORRUPT_DTOR in a
  * destructor, CORRUPT_SPIN never returns from a constructor, CORRUPT_DESC
- * has a descriptor whose kernel table points nowhere. Each must be refused by the loader, never crash the process. */
+ * has a descriptor whose kernel table points nowhere. Each must be refused
+ * by the loader, never crash (or hang) the process. */
 #include "oacl/kernel_abi.h"
 
 static void entry(const void *args) { (void)args; }

@@ -182,7 +182,8 @@ static int check_relr(const unsigned char *img, size_t len, const struct loads *
 struct dyn_tables {
     uint64_t strtab, strsz, symtab, syment, hash, gnu_hash, versym, init, fini, verneed, verdef;
     uint64_t arr[2], arrsz[2]; /* DT_INIT_ARRAY, DT_FINI_ARRAY */
-    bool has_strtab, has_symtab, has_hash, has_gnu_hash, has_versym, has_init, has_fini, has_arr[2], has_verneed, has_verdef;
+    bool has_strtab, has_symtab, has_hash, has_gnu_hash, has_versym, has_init, has_fini, has_arr[2];
+    bool has_verneed, has_verdef;
 };
 
 /* A SysV hash table's buckets and chains: every link names a symbol of the
