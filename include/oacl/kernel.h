@@ -117,12 +117,21 @@ typedef struct oacl_pipe {
     uint32_t buffers;     /* buffers handed out */
     uint32_t live[16];    /* buffers in use, per position */
     bool active;
-    uint32_t gen;         /* bumped by reset/destroy: older buffers are stale */
+    uint32_t gen;         /* never 0; bumped by reset/destroy: older buffers are stale */
 } oacl_pipe_t;
 
-/* A queue of `num` equal buffers between a producer and a consumer. */
+/*
+ * A queue of `num` equal buffers between a producer and a consumer.
+ * Buffer states are two bit sets, one bit per buffer: FREE (in neither),
+ * OCCUPIED or DEQUE (allocated, not enqueued), ENQUE (in both). A state
+ * test is then a shift and a mask, and updating it stores no byte that
+ * could alias the queue's other fields (so they stay in registers between
+ * the calls of a tile).
+ */
 typedef struct oacl_que {
     oacl_pipe_t *pipe;
+    uint8_t *buf0;        /* address of buffer 0 */
+    uint32_t gen;         /* the pipe's gen when the buffers were carved; 0 before InitBuffer */
     uint32_t position;
     int32_t depth;        /* tensors that may be enqueued at once */
     uint32_t num;         /* buffers */
@@ -131,9 +140,9 @@ typedef struct oacl_que {
     uint32_t next_alloc;  /* round-robin cursor */
     uint32_t fifo_head;
     uint32_t fifo_count;
+    uint64_t allocated;   /* bit b: buffer b is not FREE */
+    uint64_t enqueued;    /* bit b: buffer b is enqueued */
     uint8_t fifo[OACL_QUE_MAX_BUFFERS];
-    uint8_t state[OACL_QUE_MAX_BUFFERS];
-    uint32_t gen;         /* the pipe's gen when the buffers were carved */
 } oacl_que_t;
 
 /* A single untyped UB buffer for temporaries (no queue semantics). */
@@ -178,10 +187,8 @@ static inline const char *oacl_position_name(uint32_t p)
     return p == OACL_POS_VECIN ? "VECIN" : p == OACL_POS_VECOUT ? "VECOUT" : p == OACL_POS_VECCALC ? "VECCALC" : "?";
 }
 
-static inline bool oacl_position_is_ub(uint32_t p)
-{
-    return p == OACL_POS_VECIN || p == OACL_POS_VECOUT || p == OACL_POS_VECCALC;
-}
+/* VECIN, VECOUT and VECCALC are consecutive: one compare. */
+static inline bool oacl_position_is_ub(uint32_t p) { return p - (uint32_t)OACL_POS_VECIN <= 2u; }
 
 /* Starts the block's pipe over its whole UB. One live pipe per block. */
 static inline void oacl_pipe_init(oacl_pipe_t *p)
@@ -190,6 +197,7 @@ static inline void oacl_pipe_init(oacl_pipe_t *p)
     if (b->pipe_live)
         OACL_FAIL(OACL_FAULT_QUEUE, "a pipe is already initialised in this block (destroy it first)");
     memset(p, 0, sizeof(*p));
+    p->gen = 1; /* queues start at 0: stale until their InitBuffer */
     p->ub = b->ub;
     p->ub_size = b->ub_size;
     p->active = true;
@@ -226,7 +234,7 @@ static inline void oacl_pipe_reset(oacl_pipe_t *p)
 {
     p->used = 0;
     p->buffers = 0;
-    p->gen++;
+    p->gen = p->gen + 1 ? p->gen + 1 : 1;
     memset(p->live, 0, sizeof(p->live));
 }
 
@@ -235,21 +243,23 @@ static inline void oacl_pipe_destroy(oacl_pipe_t *p)
     if (p->active) {
         struct oacl_block_ctx *b = oacl_block();
         p->active = false;
-        p->gen++;
+        p->gen = p->gen + 1 ? p->gen + 1 : 1;
         b->pipe_live = 0;
         b->reserved = 0;
     }
 }
 
-/* Only the scalar fields: fifo[] and state[] are read below `num`, and
-   InitBuffer sets those (a block clears three queues per launch, so the
-   arrays' 128 bytes each are worth skipping). */
+/* Only the scalar fields: fifo[] is read below fifo_count, which
+   InitBuffer sets (a block clears three queues per launch, so the array's
+   64 bytes are worth skipping). */
 static inline void oacl_que_init(oacl_que_t *q, oacl_position_t position, int32_t depth)
 {
     q->pipe = NULL;
+    q->buf0 = NULL;
     q->position = (uint32_t)position;
     q->depth = depth;
     q->num = q->len = q->base = q->next_alloc = q->fifo_head = q->fifo_count = q->gen = 0;
+    q->allocated = q->enqueued = 0;
 }
 
 /* Carves `num` buffers of `len` bytes (rounded up to 32) for q. */
@@ -286,11 +296,12 @@ static inline bool oacl_pipe_init_buffer(oacl_pipe_t *p, oacl_que_t *q, uint32_t
         OACL_FAIL(OACL_FAULT_QUEUE, "InitBuffer: queue depth %d (must be at least 1)", (int)q->depth);
     q->base = oacl_pipe_carve_(p, q->position, num, len, &q->len);
     q->pipe = p;
+    q->buf0 = p->ub + q->base;
     q->gen = p->gen;
     q->num = num;
     q->next_alloc = 0;
     q->fifo_head = q->fifo_count = 0;
-    memset(q->state, OACL_BUF_FREE, num);
+    q->allocated = q->enqueued = 0;
     return true;
 }
 
@@ -319,165 +330,193 @@ static inline oacl_local_t oacl_local_make_(oacl_pipe_t *p, uint32_t off, uint32
     return t;
 }
 
-static inline void oacl_que_check_(const oacl_que_t *q, const char *op)
+/* Buffer b's state from the two bit sets (b < 64). */
+static inline enum oacl_buf_state oacl_que_state_(uint64_t allocated, uint64_t enqueued, uint32_t b)
 {
-    if (!q->pipe || !q->num)
-        OACL_FAIL(OACL_FAULT_QUEUE, "%s on a queue without buffers (call InitBuffer first)", op);
-    if (q->gen != q->pipe->gen)
-        OACL_FAIL(OACL_FAULT_QUEUE, "%s on a %s queue whose pipe was reset or destroyed since its InitBuffer", op,
-                  oacl_position_name(q->position));
+    uint64_t bit = (uint64_t)1 << b;
+    if (!(allocated & bit))
+        return OACL_BUF_FREE;
+    return (enqueued & bit) ? OACL_BUF_ENQUE : OACL_BUF_OCCUPIED;
+}
+
+/*
+ * A failing queue call's facts, by value. The failure paths get these
+ * instead of the queue's address: no pointer into the kernel's own objects
+ * leaves the fast paths, so the compiler may keep those objects' fields in
+ * registers across the runtime calls of a tile (copies, vector ops)
+ * instead of reloading them after each.
+ */
+typedef struct oacl_que_view {
+    bool init;            /* InitBuffer was called */
+    bool stale;           /* ... on an earlier incarnation of the pipe */
+    uint32_t position;
+    uint32_t num;
+    int32_t depth;
+    uint32_t live;        /* the pipe's buffers in use at this position */
+    uint32_t fifo_count;
+    uint32_t fifo_first;  /* oldest enqueued buffer (fifo_count > 0) */
+    uint64_t allocated;
+    uint64_t enqueued;
+} oacl_que_view_t;
+
+static inline oacl_que_view_t oacl_que_snapshot_(const oacl_que_t *q)
+{
+    oacl_que_view_t v;
+    v.init = q->pipe && q->num;
+    v.stale = v.init && q->gen != q->pipe->gen;
+    v.position = q->position;
+    v.num = q->num;
+    v.depth = q->depth;
+    v.live = q->pipe && q->position < 16 ? q->pipe->live[q->position] : 0;
+    v.fifo_count = q->fifo_count;
+    v.fifo_first = q->fifo_count ? q->fifo[q->fifo_head % OACL_QUE_MAX_BUFFERS] : 0;
+    v.allocated = q->allocated;
+    v.enqueued = q->enqueued;
+    return v;
+}
+
+enum oacl_que_op_ { OACL_QOP_ALLOC, OACL_QOP_ENQUE, OACL_QOP_DEQUE, OACL_QOP_FREE };
+
+/* Fails the block with the first rule that `op` breaks, in the order the
+   rules are documented: queue initialised and current, tensor ownership,
+   buffer state, capacity, element type. Only called when the fast path's
+   predicate (the same rules folded together) was false. */
+OACL_NORETURN static OACL_SLOW_ void oacl_que_fail_(int op, oacl_que_view_t v, bool owned, int32_t buf,
+                                                    oacl_dtype_t dt)
+{
+    static const char *const names[] = {"AllocTensor", "EnQue", "DeQue", "FreeTensor"};
+    const char *name = names[op];
+    const char *pos = oacl_position_name(v.position);
+    if (!v.init)
+        OACL_FAIL(OACL_FAULT_QUEUE, "%s on a queue without buffers (call InitBuffer first)", name);
+    if (v.stale)
+        OACL_FAIL(OACL_FAULT_QUEUE, "%s on a %s queue whose pipe was reset or destroyed since its InitBuffer", name,
+                  pos);
+    if ((op == OACL_QOP_ENQUE || op == OACL_QOP_FREE) && (!owned || buf < 0 || (uint32_t)buf >= v.num))
+        OACL_FAIL(OACL_FAULT_QUEUE, "%s: the tensor does not belong to this %s queue", name, pos);
+    if (op == OACL_QOP_ALLOC) {
+        if (v.num < 64 ? (v.allocated & (((uint64_t)1 << v.num) - 1)) == (((uint64_t)1 << v.num) - 1)
+                       : v.allocated == ~(uint64_t)0)
+            OACL_FAIL(OACL_FAULT_QUEUE, "AllocTensor: all %u buffers of the %s queue are in use (free one first)",
+                      v.num, pos);
+        if (v.live >= OACL_MAX_LIVE_PER_POSITION)
+            OACL_FAIL(OACL_FAULT_QUEUE, "AllocTensor: more than %u %s buffers allocated at the same time",
+                      OACL_MAX_LIVE_PER_POSITION, pos);
+    } else if (op == OACL_QOP_ENQUE) {
+        enum oacl_buf_state s = oacl_que_state_(v.allocated, v.enqueued, (uint32_t)buf);
+        if (s != OACL_BUF_OCCUPIED)
+            OACL_FAIL(OACL_FAULT_QUEUE, "EnQue: buffer %d of the %s queue is %s", (int)buf, pos,
+                      s == OACL_BUF_FREE ? "free (not allocated)" : "already enqueued");
+        if ((int32_t)v.fifo_count >= v.depth)
+            OACL_FAIL(OACL_FAULT_QUEUE, "EnQue: the %s queue already holds %d tensors (its depth)", pos,
+                      (int)v.depth);
+    } else if (op == OACL_QOP_DEQUE) {
+        if (v.fifo_count == 0)
+            OACL_FAIL(OACL_FAULT_QUEUE, "DeQue: the %s queue is empty", pos);
+        if (v.fifo_first >= v.num || oacl_que_state_(v.allocated, v.enqueued, v.fifo_first) != OACL_BUF_ENQUE)
+            OACL_FAIL(OACL_FAULT_QUEUE, "DeQue: buffer %u of the %s queue is not enqueued", v.fifo_first, pos);
+    } else {
+        enum oacl_buf_state s = oacl_que_state_(v.allocated, v.enqueued, (uint32_t)buf);
+        if (s == OACL_BUF_FREE)
+            OACL_FAIL(OACL_FAULT_QUEUE, "FreeTensor: buffer %d of the %s queue is already free", (int)buf, pos);
+        if (s == OACL_BUF_ENQUE)
+            OACL_FAIL(OACL_FAULT_QUEUE, "FreeTensor: buffer %d of the %s queue is still enqueued (DeQue it first)",
+                      (int)buf, pos);
+    }
+    OACL_FAIL(OACL_FAULT_ARG, "unknown element type %d", (int)dt);
+}
+
+/* The queue has its buffers from the live incarnation of its pipe. A gen
+   of 0 (no InitBuffer yet) never matches a pipe's, so pipe is not read
+   then; InitBuffer checked the position and num at that time. */
+static inline bool oacl_que_live_(const oacl_que_t *q) { return q->gen && q->gen == q->pipe->gen; }
+
+/* Allocated and not enqueued (OCCUPIED or DEQUE), for a tensor that
+   claims to be buffer t_buf of q. */
+static inline bool oacl_que_holds_(const oacl_que_t *q, const oacl_que_t *t_que, int32_t t_buf)
+{
+    return t_que == q && (uint32_t)t_buf < q->num && ((q->allocated & ~q->enqueued) >> (uint32_t)t_buf & 1u);
+}
+
+static inline oacl_local_t oacl_que_tensor_(oacl_que_t *q, uint32_t i, oacl_dtype_t dt, uint32_t es)
+{
+    oacl_local_t t;
+    t.addr = q->buf0 + (size_t)i * q->len;
+    t.size = q->len / es;
+    t.dtype = dt;
+    t.position = q->position;
+    t.que = q;
+    t.buf = (int32_t)i;
+    return t;
+}
+
+/* The first free buffer from `from` on, round robin; num if none. Round
+   robin normally finds the cursor's buffer free (the oldest one). */
+static inline uint32_t oacl_que_find_free_(const oacl_que_t *q, uint32_t from)
+{
+    uint64_t all = q->num >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << q->num) - 1;
+    uint64_t free_set = ~q->allocated & all;
+    if (!free_set)
+        return q->num;
+    uint64_t after = free_set & (~(uint64_t)0 << from);
+    return (uint32_t)__builtin_ctzll(after ? after : free_set);
 }
 
 /* Takes the next free buffer (round robin) as a tensor of type dt. */
-static OACL_SLOW_ oacl_local_t oacl_que_alloc_full_(oacl_que_t *q, oacl_dtype_t dt)
-{
-    oacl_que_check_(q, "AllocTensor");
-    uint32_t i = q->next_alloc;
-    if (q->state[i] != OACL_BUF_FREE) {
-        /* Round robin normally finds the oldest buffer free; look further
-           only to name the problem precisely. */
-        uint32_t k;
-        for (k = 1; k < q->num; k++)
-            if (q->state[(i + k) % q->num] == OACL_BUF_FREE)
-                break;
-        if (k == q->num)
-            OACL_FAIL(OACL_FAULT_QUEUE, "AllocTensor: all %u buffers of the %s queue are in use (free one first)",
-                      q->num, oacl_position_name(q->position));
-        i = (i + k) % q->num;
-    }
-    if (q->pipe->live[q->position] >= OACL_MAX_LIVE_PER_POSITION)
-        OACL_FAIL(OACL_FAULT_QUEUE, "AllocTensor: more than %u %s buffers allocated at the same time",
-                  OACL_MAX_LIVE_PER_POSITION, oacl_position_name(q->position));
-    q->state[i] = OACL_BUF_OCCUPIED;
-    q->pipe->live[q->position]++;
-    q->next_alloc = (i + 1) % q->num;
-    return oacl_local_make_(q->pipe, q->base + i * q->len, q->len, dt, q->position, q, (int32_t)i);
-}
-
 static inline oacl_local_t oacl_que_alloc(oacl_que_t *q, oacl_dtype_t dt)
 {
-    oacl_pipe_t *p = q->pipe;
     uint32_t i = q->next_alloc, es = oacl_dtype_size(dt);
-    if (OACL_LIKELY_(p && q->num && q->gen == p->gen && q->state[i] == OACL_BUF_FREE && q->position < 16 &&
-                     p->live[q->position] < OACL_MAX_LIVE_PER_POSITION && es)) {
-        q->state[i] = OACL_BUF_OCCUPIED;
-        p->live[q->position]++;
-        q->next_alloc = i + 1 == q->num ? 0 : i + 1;
-        oacl_local_t t;
-        t.addr = p->ub + q->base + i * q->len;
-        t.size = q->len / es;
-        t.dtype = dt;
-        t.position = q->position;
-        t.que = q;
-        t.buf = (int32_t)i;
-        return t;
+    if (OACL_LIKELY_(oacl_que_live_(q))) {
+        if (!OACL_LIKELY_(!(q->allocated >> i & 1u)))
+            i = oacl_que_find_free_(q, i);
+        if (OACL_LIKELY_(i < q->num && q->pipe->live[q->position] < OACL_MAX_LIVE_PER_POSITION && es)) {
+            q->allocated |= (uint64_t)1 << i;
+            q->pipe->live[q->position]++;
+            q->next_alloc = i + 1 == q->num ? 0 : i + 1;
+            return oacl_que_tensor_(q, i, dt, es);
+        }
     }
-    return oacl_que_alloc_full_(q, dt);
-}
-
-static inline void oacl_que_own_check_(const oacl_que_t *q, oacl_local_t t, const char *op)
-{
-    if (t.que != q || t.buf < 0 || (uint32_t)t.buf >= q->num)
-        OACL_FAIL(OACL_FAULT_QUEUE, "%s: the tensor does not belong to this %s queue", op,
-                  oacl_position_name(q->position));
+    oacl_que_fail_(OACL_QOP_ALLOC, oacl_que_snapshot_(q), false, -1, dt);
 }
 
 /* Hands a produced tensor to the consumer side. */
-static OACL_SLOW_ bool oacl_que_enque_full_(oacl_que_t *q, oacl_local_t t)
-{
-    oacl_que_check_(q, "EnQue");
-    oacl_que_own_check_(q, t, "EnQue");
-    uint8_t s = q->state[t.buf];
-    if (s != OACL_BUF_OCCUPIED && s != OACL_BUF_DEQUE)
-        OACL_FAIL(OACL_FAULT_QUEUE, "EnQue: buffer %d of the %s queue is %s", (int)t.buf,
-                  oacl_position_name(q->position), s == OACL_BUF_FREE ? "free (not allocated)" : "already enqueued");
-    if ((int32_t)q->fifo_count >= q->depth)
-        OACL_FAIL(OACL_FAULT_QUEUE, "EnQue: the %s queue already holds %d tensors (its depth)",
-                  oacl_position_name(q->position), (int)q->depth);
-    q->fifo[(q->fifo_head + q->fifo_count) % OACL_QUE_MAX_BUFFERS] = (uint8_t)t.buf;
-    q->fifo_count++;
-    q->state[t.buf] = OACL_BUF_ENQUE;
-    return true;
-}
-
 static inline bool oacl_que_enque(oacl_que_t *q, oacl_local_t t)
 {
-    if (OACL_LIKELY_(q->pipe && q->num && q->gen == q->pipe->gen && t.que == q && t.buf >= 0 &&
-                     (uint32_t)t.buf < q->num &&
-                     (q->state[t.buf] == OACL_BUF_OCCUPIED || q->state[t.buf] == OACL_BUF_DEQUE) &&
-                     (int32_t)q->fifo_count < q->depth)) {
+    if (OACL_LIKELY_(oacl_que_live_(q) && oacl_que_holds_(q, t.que, t.buf) && (int32_t)q->fifo_count < q->depth)) {
         q->fifo[(q->fifo_head + q->fifo_count) % OACL_QUE_MAX_BUFFERS] = (uint8_t)t.buf;
         q->fifo_count++;
-        q->state[t.buf] = OACL_BUF_ENQUE;
+        q->enqueued |= (uint64_t)1 << t.buf;
         return true;
     }
-    return oacl_que_enque_full_(q, t);
+    oacl_que_fail_(OACL_QOP_ENQUE, oacl_que_snapshot_(q), t.que == q, t.buf, t.dtype);
 }
 
 /* Takes the oldest enqueued tensor, as type dt. */
-static OACL_SLOW_ oacl_local_t oacl_que_deque_full_(oacl_que_t *q, oacl_dtype_t dt)
-{
-    oacl_que_check_(q, "DeQue");
-    if (q->fifo_count == 0)
-        OACL_FAIL(OACL_FAULT_QUEUE, "DeQue: the %s queue is empty", oacl_position_name(q->position));
-    uint32_t i = q->fifo[q->fifo_head];
-    if (q->state[i] != OACL_BUF_ENQUE)
-        OACL_FAIL(OACL_FAULT_QUEUE, "DeQue: buffer %u of the %s queue is not enqueued", i,
-                  oacl_position_name(q->position));
-    q->fifo_head = (q->fifo_head + 1) % OACL_QUE_MAX_BUFFERS;
-    q->fifo_count--;
-    q->state[i] = OACL_BUF_DEQUE;
-    return oacl_local_make_(q->pipe, q->base + i * q->len, q->len, dt, q->position, q, (int32_t)i);
-}
-
 static inline oacl_local_t oacl_que_deque(oacl_que_t *q, oacl_dtype_t dt)
 {
-    oacl_pipe_t *p = q->pipe;
     uint32_t es = oacl_dtype_size(dt);
-    if (OACL_LIKELY_(p && q->num && q->gen == p->gen && q->fifo_count && q->state[q->fifo[q->fifo_head]] == OACL_BUF_ENQUE &&
-                     es)) {
+    if (OACL_LIKELY_(oacl_que_live_(q) && q->fifo_count && es)) {
+        /* fifo entries are buffer indexes below num, written by EnQue */
         uint32_t i = q->fifo[q->fifo_head];
-        q->fifo_head = (q->fifo_head + 1) % OACL_QUE_MAX_BUFFERS;
-        q->fifo_count--;
-        q->state[i] = OACL_BUF_DEQUE;
-        oacl_local_t t;
-        t.addr = p->ub + q->base + i * q->len;
-        t.size = q->len / es;
-        t.dtype = dt;
-        t.position = q->position;
-        t.que = q;
-        t.buf = (int32_t)i;
-        return t;
+        if (OACL_LIKELY_(q->enqueued >> i & 1u)) {
+            q->fifo_head = (q->fifo_head + 1) % OACL_QUE_MAX_BUFFERS;
+            q->fifo_count--;
+            q->enqueued &= ~((uint64_t)1 << i);
+            return oacl_que_tensor_(q, i, dt, es);
+        }
     }
-    return oacl_que_deque_full_(q, dt);
+    oacl_que_fail_(OACL_QOP_DEQUE, oacl_que_snapshot_(q), false, -1, dt);
 }
 
 /* Returns a tensor's buffer to the queue. */
-static OACL_SLOW_ void oacl_que_free_full_(oacl_que_t *q, oacl_local_t t)
-{
-    oacl_que_check_(q, "FreeTensor");
-    oacl_que_own_check_(q, t, "FreeTensor");
-    uint8_t s = q->state[t.buf];
-    if (s == OACL_BUF_FREE)
-        OACL_FAIL(OACL_FAULT_QUEUE, "FreeTensor: buffer %d of the %s queue is already free", (int)t.buf,
-                  oacl_position_name(q->position));
-    if (s == OACL_BUF_ENQUE)
-        OACL_FAIL(OACL_FAULT_QUEUE, "FreeTensor: buffer %d of the %s queue is still enqueued (DeQue it first)",
-                  (int)t.buf, oacl_position_name(q->position));
-    q->state[t.buf] = OACL_BUF_FREE;
-    q->pipe->live[q->position]--;
-}
-
 static inline void oacl_que_free(oacl_que_t *q, oacl_local_t t)
 {
-    if (OACL_LIKELY_(q->pipe && q->num && q->gen == q->pipe->gen && t.que == q && t.buf >= 0 &&
-                     (uint32_t)t.buf < q->num &&
-                     (q->state[t.buf] == OACL_BUF_OCCUPIED || q->state[t.buf] == OACL_BUF_DEQUE))) {
-        q->state[t.buf] = OACL_BUF_FREE;
+    if (OACL_LIKELY_(oacl_que_live_(q) && oacl_que_holds_(q, t.que, t.buf))) {
+        q->allocated &= ~((uint64_t)1 << t.buf);
         q->pipe->live[q->position]--;
         return;
     }
-    oacl_que_free_full_(q, t);
+    oacl_que_fail_(OACL_QOP_FREE, oacl_que_snapshot_(q), t.que == q, t.buf, t.dtype);
 }
 
 static inline bool oacl_que_vacant(const oacl_que_t *q) { return (int32_t)q->fifo_count < q->depth; }
@@ -485,10 +524,8 @@ static inline bool oacl_que_has_tensor(const oacl_que_t *q) { return q->fifo_cou
 static inline int32_t oacl_que_count(const oacl_que_t *q) { return (int32_t)q->fifo_count; }
 static inline bool oacl_que_has_idle(const oacl_que_t *q)
 {
-    for (uint32_t i = 0; i < q->num; i++)
-        if (q->state[i] == OACL_BUF_FREE)
-            return true;
-    return false;
+    uint64_t all = q->num >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << q->num) - 1;
+    return (q->allocated & all) != all;
 }
 
 /* The whole TBuf, or its first `count` elements, as type dt. */
@@ -571,11 +608,18 @@ static OACL_SLOW_ void oacl_copy_check_full_(const char *op, oacl_local_t l, oac
     oacl_copy_check_(op, l, gm_type, gm, count);
 }
 
+/* t without its queue: what failure paths get (see oacl_que_view_t). */
+static inline oacl_local_t oacl_local_detached_(oacl_local_t t)
+{
+    t.que = NULL;
+    return t;
+}
+
 /* Global memory -> UB, `count` elements. */
 static inline void oacl_data_copy_in(oacl_local_t dst, oacl_gm_t src, uint32_t count)
 {
     if (!OACL_LIKELY_(oacl_copy_ok_(dst, src.dtype, src.addr, count)))
-        oacl_copy_check_full_("DataCopy(GM->UB)", dst, src.dtype, src.addr, count);
+        oacl_copy_check_full_("DataCopy(GM->UB)", oacl_local_detached_(dst), src.dtype, src.addr, count);
     oacl_gm_copy(dst.addr, src.addr, (size_t)count * oacl_dtype_size(dst.dtype), 0, "DataCopy(GM->UB)");
 }
 
@@ -583,7 +627,7 @@ static inline void oacl_data_copy_in(oacl_local_t dst, oacl_gm_t src, uint32_t c
 static inline void oacl_data_copy_out(oacl_gm_t dst, oacl_local_t src, uint32_t count)
 {
     if (!OACL_LIKELY_(oacl_copy_ok_(src, dst.dtype, dst.addr, count)))
-        oacl_copy_check_full_("DataCopy(UB->GM)", src, dst.dtype, dst.addr, count);
+        oacl_copy_check_full_("DataCopy(UB->GM)", oacl_local_detached_(src), dst.dtype, dst.addr, count);
     oacl_gm_copy(dst.addr, src.addr, (size_t)count * oacl_dtype_size(src.dtype), 1, "DataCopy(UB->GM)");
 }
 
@@ -696,7 +740,8 @@ static inline void oacl_binary_(int vop, const char *op, uint32_t types, oacl_lo
         if (!oacl_vbinary(vop, (int)dst.dtype, dst.addr, a.addr, b.addr, (size_t)count))
             return;
     }
-    oacl_binary_full_(vop, op, types, dst, a, b, count);
+    oacl_binary_full_(vop, op, types, oacl_local_detached_(dst), oacl_local_detached_(a), oacl_local_detached_(b),
+                      count);
 }
 
 /* dst[i] = a[i] + b[i] for i < count (f16, f32, i32, i16). f16 results

@@ -97,6 +97,88 @@ __global__ __aicore__ void foreign_free(GM_ADDR out, uint32_t bad)
     oacl_que_free(&b, oacl_que_alloc(&a, OACL_DT_F16));
 }
 
+/* Allocates from a queue that never had InitBuffer. */
+__global__ __aicore__ void alloc_no_buffers(GM_ADDR out, uint32_t bad)
+{
+    if (mark_good(out, bad))
+        return;
+    oacl_pipe_t pipe;
+    oacl_que_t q;
+    oacl_pipe_init(&pipe);
+    oacl_que_init(&q, OACL_POS_VECIN, 1);
+    (void)oacl_que_alloc(&q, OACL_DT_F16);
+}
+
+/* Enqueues the same tensor twice. */
+__global__ __aicore__ void enque_twice(GM_ADDR out, uint32_t bad)
+{
+    if (mark_good(out, bad))
+        return;
+    oacl_pipe_t pipe;
+    oacl_que_t q;
+    oacl_pipe_init(&pipe);
+    oacl_que_init(&q, OACL_POS_VECIN, 2);
+    oacl_pipe_init_buffer(&pipe, &q, 2, 256);
+    oacl_local_t t = oacl_que_alloc(&q, OACL_DT_F16);
+    oacl_que_enque(&q, t);
+    oacl_que_enque(&q, t);
+}
+
+/* Enqueues a tensor after freeing it. */
+__global__ __aicore__ void enque_freed(GM_ADDR out, uint32_t bad)
+{
+    if (mark_good(out, bad))
+        return;
+    oacl_pipe_t pipe;
+    oacl_que_t q;
+    oacl_pipe_init(&pipe);
+    oacl_que_init(&q, OACL_POS_VECIN, 1);
+    oacl_pipe_init_buffer(&pipe, &q, 1, 256);
+    oacl_local_t t = oacl_que_alloc(&q, OACL_DT_F16);
+    oacl_que_free(&q, t);
+    oacl_que_enque(&q, t);
+}
+
+/* Frees a tensor that is still enqueued. */
+__global__ __aicore__ void free_enqueued(GM_ADDR out, uint32_t bad)
+{
+    if (mark_good(out, bad))
+        return;
+    oacl_pipe_t pipe;
+    oacl_que_t q;
+    oacl_pipe_init(&pipe);
+    oacl_que_init(&q, OACL_POS_VECIN, 1);
+    oacl_pipe_init_buffer(&pipe, &q, 1, 256);
+    oacl_local_t t = oacl_que_alloc(&q, OACL_DT_F16);
+    oacl_que_enque(&q, t);
+    oacl_que_free(&q, t);
+}
+
+/* Round robin past a buffer still in use: of three buffers, 0 and 2 stay
+ * allocated and 1 is freed, so the next two allocations must return
+ * buffer 1 (the cursor's buffer 0 is busy) and then fail; every good block
+ * writes the buffer offsets it got (in 32-byte units) to out[8 + 2 * idx]. */
+__global__ __aicore__ void alloc_skips_busy(GM_ADDR out, uint32_t bad)
+{
+    uint32_t idx = (uint32_t)oacl_get_block_idx();
+    oacl_pipe_t pipe;
+    oacl_que_t q;
+    oacl_pipe_init(&pipe);
+    oacl_que_init(&q, OACL_POS_VECIN, 3);
+    oacl_pipe_init_buffer(&pipe, &q, 3, 64);
+    oacl_local_t b0 = oacl_que_alloc(&q, OACL_DT_F16);
+    oacl_local_t b1 = oacl_que_alloc(&q, OACL_DT_F16);
+    oacl_local_t b2 = oacl_que_alloc(&q, OACL_DT_F16);
+    oacl_que_free(&q, b1);
+    oacl_local_t again = oacl_que_alloc(&q, OACL_DT_F16);
+    __gm__ uint32_t *o = (__gm__ uint32_t *)out;
+    o[8 + 2 * idx] = (uint32_t)((again.addr - b0.addr) / 32);
+    o[9 + 2 * idx] = (uint32_t)((b2.addr - b0.addr) / 32);
+    if (idx == bad)
+        (void)oacl_que_alloc(&q, OACL_DT_F16); /* all three in use */
+    o[idx] = 1;
+}
+
 /* Copies 17 FP16 elements (34 bytes: not a multiple of 32). */
 __global__ __aicore__ void copy_unaligned(GM_ADDR out, uint32_t bad)
 {

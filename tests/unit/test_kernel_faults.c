@@ -37,7 +37,7 @@ static void expect_fault(const char *kernel, uint32_t bad, const char *what)
 {
     aclrtFuncHandle f;
     ACL_OK(aclrtBinaryGetFunction(g_bin, kernel, &f));
-    memset(g_out.host, 0, 64);
+    memset(g_out.host, 0, 128);
     const void *vals[] = {&g_out.dev, &bad};
     size_t sizes[] = {8, 4};
     ACL_OK(test_launch(f, 8, g_stream, 2, vals, sizes));
@@ -61,6 +61,27 @@ static void test_enque_over_depth(void **s) { (void)s; expect_fault("enque_over_
 static void test_deque_empty(void **s) { (void)s; expect_fault("deque_empty", 1, "queue is empty"); }
 static void test_double_free(void **s) { (void)s; expect_fault("double_free", 2, "already free"); }
 static void test_foreign_free(void **s) { (void)s; expect_fault("foreign_free", 4, "does not belong"); }
+static void test_alloc_no_buffers(void **s) { (void)s; expect_fault("alloc_no_buffers", 5, "without buffers"); }
+static void test_enque_twice(void **s) { (void)s; expect_fault("enque_twice", 2, "already enqueued"); }
+static void test_enque_freed(void **s) { (void)s; expect_fault("enque_freed", 6, "is free (not allocated)"); }
+static void test_free_enqueued(void **s) { (void)s; expect_fault("free_enqueued", 1, "still enqueued (DeQue it first)"); }
+
+/* AllocTensor finds the free buffer past a busy one; with none left it
+ * fails, and only in the block that asked (blocks not started when it
+ * failed do not run: only those that did are checked). */
+static void test_alloc_skips_busy(void **s)
+{
+    (void)s;
+    expect_fault("alloc_skips_busy", 4, "all 3 buffers of the VECIN queue are in use");
+    const uint32_t *o = (const uint32_t *)g_out.host;
+    assert_int_equal(o[4], 0);
+    for (uint32_t b = 0; b < 8; b++) {
+        if (b != 4 && o[b] != 1)
+            continue;
+        assert_int_equal(o[8 + 2 * b], 2); /* buffer 1 (64 bytes in) */
+        assert_int_equal(o[9 + 2 * b], 4); /* buffer 2 */
+    }
+}
 static void test_copy_unaligned(void **s) { (void)s; expect_fault("copy_unaligned", 5, "not a multiple of 32"); }
 static void test_copy_too_big(void **s) { (void)s; expect_fault("copy_too_big", 6, "do not fit"); }
 static void test_second_pipe(void **s) { (void)s; expect_fault("second_pipe", 0, "already initialised"); }
@@ -110,6 +131,9 @@ int main(void)
         cmocka_unit_test(test_ub_overflow),       cmocka_unit_test(test_alloc_exhausted),
         cmocka_unit_test(test_enque_over_depth),  cmocka_unit_test(test_deque_empty),
         cmocka_unit_test(test_double_free),       cmocka_unit_test(test_foreign_free),
+        cmocka_unit_test(test_alloc_no_buffers),  cmocka_unit_test(test_enque_twice),
+        cmocka_unit_test(test_enque_freed),       cmocka_unit_test(test_free_enqueued),
+        cmocka_unit_test(test_alloc_skips_busy),
         cmocka_unit_test(test_copy_unaligned),    cmocka_unit_test(test_copy_too_big),
         cmocka_unit_test(test_second_pipe),       cmocka_unit_test(test_trap),
         cmocka_unit_test(test_mixed_types),       cmocka_unit_test(test_stream_survives),
