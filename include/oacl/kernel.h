@@ -117,7 +117,7 @@ typedef struct oacl_pipe {
     uint32_t buffers;     /* buffers handed out */
     uint32_t live[16];    /* buffers in use, per position */
     bool active;
-    uint32_t gen;         /* never 0; bumped by reset/destroy: older buffers are stale */
+    uint32_t gen;         /* never 0 nor UINT32_MAX; bumped by reset/destroy: older buffers are stale */
 } oacl_pipe_t;
 
 /*
@@ -234,7 +234,7 @@ static inline void oacl_pipe_reset(oacl_pipe_t *p)
 {
     p->used = 0;
     p->buffers = 0;
-    p->gen = p->gen + 1 ? p->gen + 1 : 1;
+    p->gen = p->gen + 2 < 2 ? 1 : p->gen + 1; /* never 0 nor oacl_no_pipe_'s */
     memset(p->live, 0, sizeof(p->live));
 }
 
@@ -243,7 +243,7 @@ static inline void oacl_pipe_destroy(oacl_pipe_t *p)
     if (p->active) {
         struct oacl_block_ctx *b = oacl_block();
         p->active = false;
-        p->gen = p->gen + 1 ? p->gen + 1 : 1;
+        p->gen = p->gen + 2 < 2 ? 1 : p->gen + 1;
         b->pipe_live = 0;
         b->reserved = 0;
     }
@@ -252,9 +252,14 @@ static inline void oacl_pipe_destroy(oacl_pipe_t *p)
 /* Only the scalar fields: fifo[] is read below fifo_count, which
    InitBuffer sets (a block clears three queues per launch, so the array's
    64 bytes are worth skipping). */
+/* What a queue points to before its InitBuffer: a pipe whose gen no queue
+   ever holds (real pipes skip it), so the fast paths' one comparison of
+   gens also finds a queue without buffers. Never written. */
+static oacl_pipe_t oacl_no_pipe_ __attribute__((unused)) = {NULL, 0, 0, 0, {0}, false, UINT32_MAX};
+
 static inline void oacl_que_init(oacl_que_t *q, oacl_position_t position, int32_t depth)
 {
-    q->pipe = NULL;
+    q->pipe = &oacl_no_pipe_;
     q->buf0 = NULL;
     q->position = (uint32_t)position;
     q->depth = depth;
@@ -362,12 +367,12 @@ typedef struct oacl_que_view {
 static inline oacl_que_view_t oacl_que_snapshot_(const oacl_que_t *q)
 {
     oacl_que_view_t v;
-    v.init = q->pipe && q->num;
+    v.init = q->pipe && q->pipe != &oacl_no_pipe_ && q->num;
     v.stale = v.init && q->gen != q->pipe->gen;
     v.position = q->position;
     v.num = q->num;
     v.depth = q->depth;
-    v.live = q->pipe && q->position < 16 ? q->pipe->live[q->position] : 0;
+    v.live = v.init && q->position < 16 ? q->pipe->live[q->position] : 0;
     v.fifo_count = q->fifo_count;
     v.fifo_first = q->fifo_count ? q->fifo[q->fifo_head % OACL_QUE_MAX_BUFFERS] : 0;
     v.allocated = q->allocated;
@@ -426,10 +431,10 @@ OACL_NORETURN static OACL_SLOW_ void oacl_que_fail_(int op, oacl_que_view_t v, b
     OACL_FAIL(OACL_FAULT_ARG, "unknown element type %d", (int)dt);
 }
 
-/* The queue has its buffers from the live incarnation of its pipe. A gen
-   of 0 (no InitBuffer yet) never matches a pipe's, so pipe is not read
-   then; InitBuffer checked the position and num at that time. */
-static inline bool oacl_que_live_(const oacl_que_t *q) { return q->gen && q->gen == q->pipe->gen; }
+/* The queue has its buffers from the live incarnation of its pipe (before
+   InitBuffer: oacl_no_pipe_, whose gen never matches); InitBuffer checked
+   the position and num at that time. */
+static inline bool oacl_que_live_(const oacl_que_t *q) { return q->gen == q->pipe->gen; }
 
 /* Allocated and not enqueued (OCCUPIED or DEQUE), for a tensor that
    claims to be buffer t_buf of q. */
