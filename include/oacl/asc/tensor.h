@@ -29,7 +29,7 @@ public:
     GlobalTensor operator[](uint64_t offset) const
     {
         GlobalTensor r(*this);
-        r.g_ = ::oacl_gm_offset(g_, offset);
+        r.g_.addr += offset * sizeof(T); /* g_.dtype is T's: no run-time size lookup */
         return r;
     }
 
