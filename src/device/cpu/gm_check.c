@@ -131,14 +131,26 @@ OACL_KAPI void oacl_gm_check(const void *addr, size_t len, int write, const char
         gm_fail(a, len, write, op, how);
 }
 
+/* oacl_gm_copy's path for an access its cache does not hold (kept out of
+   line so that the common path needs no stack frame of its own). */
+static __attribute__((noinline, cold)) void gm_copy_checked(void *dst, const void *src, size_t n, int write,
+                                                            const char *op)
+{
+    oacl_gm_check(write ? (const void *)dst : src, n, write, op);
+    oacl_kernel_kill_point();
+    memmove(dst, src, n);
+}
+
 /* DataCopy's check and copy in one call: one exported call per tile copy
    instead of two (the seed workload makes 384 of them per launch). Same
    order as oacl_gm_check then oacl_memmove: range check, kill point, copy. */
 OACL_KAPI void oacl_gm_copy(void *dst, const void *src, size_t n, int write, const char *op)
 {
     const void *gm = write ? (const void *)dst : src;
-    if (n && !cached((uintptr_t)gm, n, write))
-        oacl_gm_check(gm, n, write, op);
+    if (__builtin_expect(n != 0 && !cached((uintptr_t)gm, n, write), 0)) {
+        gm_copy_checked(dst, src, n, write, op);
+        return;
+    }
     oacl_kernel_kill_point();
     memmove(dst, src, n);
 }

@@ -206,7 +206,9 @@ static const struct oacl_vec_ops *best_table(void)
     return t ? t : &oacl_vec_ops_scalar;
 }
 
-static const struct oacl_vec_ops *vec_ops_slow(void)
+/* Once per process; out of line so that each exported vector call is a
+   load and a tail call with no stack frame. */
+static __attribute__((noinline, cold)) const struct oacl_vec_ops *vec_ops_slow(void)
 {
     const struct oacl_vec_ops *expected = NULL;
     const struct oacl_vec_ops *t = best_table();
