@@ -51,8 +51,9 @@ static int run_ref(unsigned n)
         x[i] = H_ONE;
         y[i] = H_TWO;
     }
+    const bool simd = bench_ref_simd_usable(); /* CPUID: once, not per call */
     for (unsigned r = 0; r < n; r++) {
-        if (bench_ref_simd_usable())
+        if (simd)
             bench_ref_add_f16_simd(z, x, y, SEED_N);
         else
             bench_ref_add_f16_scalar(z, x, y, SEED_N);
