@@ -440,7 +440,8 @@ static inline bool oacl_que_live_(const oacl_que_t *q) { return q->gen == q->pip
    claims to be buffer t_buf of q. */
 static inline bool oacl_que_holds_(const oacl_que_t *q, const oacl_que_t *t_que, int32_t t_buf)
 {
-    return t_que == q && (uint32_t)t_buf < q->num && ((q->allocated & ~q->enqueued) >> (uint32_t)t_buf & 1u);
+    /* bits at num and above are never set: "< 64" keeps the shift defined */
+    return t_que == q && (uint32_t)t_buf < 64u && ((q->allocated & ~q->enqueued) >> (uint32_t)t_buf & 1u);
 }
 
 static inline oacl_local_t oacl_que_tensor_(oacl_que_t *q, uint32_t i, oacl_dtype_t dt, uint32_t es)
@@ -470,11 +471,11 @@ static inline uint32_t oacl_que_find_free_(const oacl_que_t *q, uint32_t from)
 /* Takes the next free buffer (round robin) as a tensor of type dt. */
 static inline oacl_local_t oacl_que_alloc(oacl_que_t *q, oacl_dtype_t dt)
 {
-    uint32_t i = q->next_alloc, es = oacl_dtype_size(dt);
+    uint32_t i = q->next_alloc, es = oacl_dtype_size(dt); /* next_alloc < num once initialised */
     if (OACL_LIKELY_(oacl_que_live_(q))) {
-        if (!OACL_LIKELY_(!(q->allocated >> i & 1u)))
-            i = oacl_que_find_free_(q, i);
-        if (OACL_LIKELY_(i < q->num && q->pipe->live[q->position] < OACL_MAX_LIVE_PER_POSITION && es)) {
+        if (!OACL_LIKELY_(!(q->allocated >> i & 1u)) && (i = oacl_que_find_free_(q, i)) >= q->num)
+            oacl_que_fail_(OACL_QOP_ALLOC, oacl_que_snapshot_(q), false, -1, dt);
+        if (OACL_LIKELY_(q->pipe->live[q->position] < OACL_MAX_LIVE_PER_POSITION && es)) {
             q->allocated |= (uint64_t)1 << i;
             q->pipe->live[q->position]++;
             q->next_alloc = i + 1 == q->num ? 0 : i + 1;
