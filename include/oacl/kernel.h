@@ -229,12 +229,16 @@ static inline void *oacl_pipe_owner(void)
     return (void *)(uintptr_t)(((uint64_t)b->reserved << 32) | (b->pipe_live & ~1u));
 }
 
+/* The pipe's next generation: never 0 (a queue before InitBuffer) nor
+   UINT32_MAX (oacl_no_pipe_). */
+static inline uint32_t oacl_pipe_next_gen_(uint32_t g) { return g >= UINT32_MAX - 1u ? 1u : g + 1u; }
+
 /* Returns all UB memory: queues must be initialised again before use. */
 static inline void oacl_pipe_reset(oacl_pipe_t *p)
 {
     p->used = 0;
     p->buffers = 0;
-    p->gen = p->gen + 2 < 2 ? 1 : p->gen + 1; /* never 0 nor oacl_no_pipe_'s */
+    p->gen = oacl_pipe_next_gen_(p->gen);
     memset(p->live, 0, sizeof(p->live));
 }
 
@@ -243,20 +247,20 @@ static inline void oacl_pipe_destroy(oacl_pipe_t *p)
     if (p->active) {
         struct oacl_block_ctx *b = oacl_block();
         p->active = false;
-        p->gen = p->gen + 2 < 2 ? 1 : p->gen + 1;
+        p->gen = oacl_pipe_next_gen_(p->gen);
         b->pipe_live = 0;
         b->reserved = 0;
     }
 }
 
-/* Only the scalar fields: fifo[] is read below fifo_count, which
-   InitBuffer sets (a block clears three queues per launch, so the array's
-   64 bytes are worth skipping). */
 /* What a queue points to before its InitBuffer: a pipe whose gen no queue
    ever holds (real pipes skip it), so the fast paths' one comparison of
    gens also finds a queue without buffers. Never written. */
 static oacl_pipe_t oacl_no_pipe_ __attribute__((unused)) = {NULL, 0, 0, 0, {0}, false, UINT32_MAX};
 
+/* Only the scalar fields: fifo[] is read below fifo_count, which
+   InitBuffer sets (a block clears three queues per launch, so the array's
+   64 bytes are worth skipping). */
 static inline void oacl_que_init(oacl_que_t *q, oacl_position_t position, int32_t depth)
 {
     q->pipe = &oacl_no_pipe_;
