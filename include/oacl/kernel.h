@@ -475,11 +475,11 @@ static inline uint32_t oacl_que_find_free_(const oacl_que_t *q, uint32_t from)
 /* Takes the next free buffer (round robin) as a tensor of type dt. */
 static inline oacl_local_t oacl_que_alloc(oacl_que_t *q, oacl_dtype_t dt)
 {
-    uint32_t i = q->next_alloc, es = oacl_dtype_size(dt); /* next_alloc < num once initialised */
+    uint32_t i = q->next_alloc, es = oacl_dtype_size(dt);
     if (OACL_LIKELY_(oacl_que_live_(q))) {
-        if (!OACL_LIKELY_(!(q->allocated >> i & 1u)) && (i = oacl_que_find_free_(q, i)) >= q->num)
-            oacl_que_fail_(OACL_QOP_ALLOC, oacl_que_snapshot_(q), false, -1, dt);
-        if (OACL_LIKELY_(q->pipe->live[q->position] < OACL_MAX_LIVE_PER_POSITION && es)) {
+        if (!OACL_LIKELY_(!(q->allocated >> i & 1u)))
+            i = oacl_que_find_free_(q, i);
+        if (OACL_LIKELY_(i < q->num && q->pipe->live[q->position] < OACL_MAX_LIVE_PER_POSITION && es)) {
             q->allocated |= (uint64_t)1 << i;
             q->pipe->live[q->position]++;
             q->next_alloc = i + 1 == q->num ? 0 : i + 1;
