@@ -13,6 +13,16 @@ static bool mark_good(GM_ADDR out, uint32_t bad)
     return false;
 }
 
+/* The usual start: the block's pipe and one queue of `num` buffers of
+ * `len` bytes (InitBuffer's own failures happen here). */
+static void one_queue(oacl_pipe_t *pipe, oacl_que_t *q, oacl_position_t pos, int32_t depth, uint32_t num,
+                      uint32_t len)
+{
+    oacl_pipe_init(pipe);
+    oacl_que_init(q, pos, depth);
+    oacl_pipe_init_buffer(pipe, q, num, len);
+}
+
 /* Asks for more unified buffer than the SoC has. */
 __global__ __aicore__ void ub_overflow(GM_ADDR out, uint32_t bad)
 {
@@ -20,9 +30,7 @@ __global__ __aicore__ void ub_overflow(GM_ADDR out, uint32_t bad)
         return;
     oacl_pipe_t pipe;
     oacl_que_t q;
-    oacl_pipe_init(&pipe);
-    oacl_que_init(&q, OACL_POS_VECIN, 1);
-    oacl_pipe_init_buffer(&pipe, &q, 2, 128 * 1024);
+    one_queue(&pipe, &q, OACL_POS_VECIN, 1, 2, 128 * 1024);
 }
 
 /* Allocates a third tensor from a two-buffer queue without freeing. */
@@ -32,9 +40,7 @@ __global__ __aicore__ void alloc_exhausted(GM_ADDR out, uint32_t bad)
         return;
     oacl_pipe_t pipe;
     oacl_que_t q;
-    oacl_pipe_init(&pipe);
-    oacl_que_init(&q, OACL_POS_VECIN, 2);
-    oacl_pipe_init_buffer(&pipe, &q, 2, 256);
+    one_queue(&pipe, &q, OACL_POS_VECIN, 2, 2, 256);
     (void)oacl_que_alloc(&q, OACL_DT_F16);
     (void)oacl_que_alloc(&q, OACL_DT_F16);
     (void)oacl_que_alloc(&q, OACL_DT_F16);
@@ -47,9 +53,7 @@ __global__ __aicore__ void enque_over_depth(GM_ADDR out, uint32_t bad)
         return;
     oacl_pipe_t pipe;
     oacl_que_t q;
-    oacl_pipe_init(&pipe);
-    oacl_que_init(&q, OACL_POS_VECIN, 1);
-    oacl_pipe_init_buffer(&pipe, &q, 2, 256);
+    one_queue(&pipe, &q, OACL_POS_VECIN, 1, 2, 256);
     oacl_que_enque(&q, oacl_que_alloc(&q, OACL_DT_F16));
     oacl_que_enque(&q, oacl_que_alloc(&q, OACL_DT_F16));
 }
@@ -61,9 +65,7 @@ __global__ __aicore__ void deque_empty(GM_ADDR out, uint32_t bad)
         return;
     oacl_pipe_t pipe;
     oacl_que_t q;
-    oacl_pipe_init(&pipe);
-    oacl_que_init(&q, OACL_POS_VECOUT, 1);
-    oacl_pipe_init_buffer(&pipe, &q, 1, 256);
+    one_queue(&pipe, &q, OACL_POS_VECOUT, 1, 1, 256);
     (void)oacl_que_deque(&q, OACL_DT_F32);
 }
 
@@ -74,9 +76,7 @@ __global__ __aicore__ void double_free(GM_ADDR out, uint32_t bad)
         return;
     oacl_pipe_t pipe;
     oacl_que_t q;
-    oacl_pipe_init(&pipe);
-    oacl_que_init(&q, OACL_POS_VECIN, 1);
-    oacl_pipe_init_buffer(&pipe, &q, 1, 256);
+    one_queue(&pipe, &q, OACL_POS_VECIN, 1, 1, 256);
     oacl_local_t t = oacl_que_alloc(&q, OACL_DT_F16);
     oacl_que_free(&q, t);
     oacl_que_free(&q, t);
@@ -116,9 +116,7 @@ __global__ __aicore__ void enque_twice(GM_ADDR out, uint32_t bad)
         return;
     oacl_pipe_t pipe;
     oacl_que_t q;
-    oacl_pipe_init(&pipe);
-    oacl_que_init(&q, OACL_POS_VECIN, 2);
-    oacl_pipe_init_buffer(&pipe, &q, 2, 256);
+    one_queue(&pipe, &q, OACL_POS_VECIN, 2, 2, 256);
     oacl_local_t t = oacl_que_alloc(&q, OACL_DT_F16);
     oacl_que_enque(&q, t);
     oacl_que_enque(&q, t);
@@ -131,9 +129,7 @@ __global__ __aicore__ void enque_freed(GM_ADDR out, uint32_t bad)
         return;
     oacl_pipe_t pipe;
     oacl_que_t q;
-    oacl_pipe_init(&pipe);
-    oacl_que_init(&q, OACL_POS_VECIN, 1);
-    oacl_pipe_init_buffer(&pipe, &q, 1, 256);
+    one_queue(&pipe, &q, OACL_POS_VECIN, 1, 1, 256);
     oacl_local_t t = oacl_que_alloc(&q, OACL_DT_F16);
     oacl_que_free(&q, t);
     oacl_que_enque(&q, t);
@@ -146,9 +142,7 @@ __global__ __aicore__ void free_enqueued(GM_ADDR out, uint32_t bad)
         return;
     oacl_pipe_t pipe;
     oacl_que_t q;
-    oacl_pipe_init(&pipe);
-    oacl_que_init(&q, OACL_POS_VECIN, 1);
-    oacl_pipe_init_buffer(&pipe, &q, 1, 256);
+    one_queue(&pipe, &q, OACL_POS_VECIN, 1, 1, 256);
     oacl_local_t t = oacl_que_alloc(&q, OACL_DT_F16);
     oacl_que_enque(&q, t);
     oacl_que_free(&q, t);
@@ -163,9 +157,7 @@ __global__ __aicore__ void alloc_skips_busy(GM_ADDR out, uint32_t bad)
     uint32_t idx = (uint32_t)oacl_get_block_idx();
     oacl_pipe_t pipe;
     oacl_que_t q;
-    oacl_pipe_init(&pipe);
-    oacl_que_init(&q, OACL_POS_VECIN, 3);
-    oacl_pipe_init_buffer(&pipe, &q, 3, 64);
+    one_queue(&pipe, &q, OACL_POS_VECIN, 3, 3, 64);
     oacl_local_t b0 = oacl_que_alloc(&q, OACL_DT_F16);
     oacl_local_t b1 = oacl_que_alloc(&q, OACL_DT_F16);
     oacl_local_t b2 = oacl_que_alloc(&q, OACL_DT_F16);
@@ -186,9 +178,7 @@ __global__ __aicore__ void copy_unaligned(GM_ADDR out, uint32_t bad)
         return;
     oacl_pipe_t pipe;
     oacl_que_t q;
-    oacl_pipe_init(&pipe);
-    oacl_que_init(&q, OACL_POS_VECIN, 1);
-    oacl_pipe_init_buffer(&pipe, &q, 1, 256);
+    one_queue(&pipe, &q, OACL_POS_VECIN, 1, 1, 256);
     oacl_data_copy_in(oacl_que_alloc(&q, OACL_DT_F16), oacl_gm_bind(out, 64, OACL_DT_F16), 17);
 }
 
@@ -199,9 +189,7 @@ __global__ __aicore__ void copy_too_big(GM_ADDR out, uint32_t bad)
         return;
     oacl_pipe_t pipe;
     oacl_que_t q;
-    oacl_pipe_init(&pipe);
-    oacl_que_init(&q, OACL_POS_VECIN, 1);
-    oacl_pipe_init_buffer(&pipe, &q, 1, 64);
+    one_queue(&pipe, &q, OACL_POS_VECIN, 1, 1, 64);
     oacl_data_copy_in(oacl_que_alloc(&q, OACL_DT_F32), oacl_gm_bind(out, 64, OACL_DT_F32), 32);
 }
 
