@@ -29,10 +29,6 @@
 #define MiB (KiB * 1024)
 #define GiB (MiB * 1024)
 
-/* FP16 bit patterns of the add workloads: 1 + 2 = 3. */
-#define H_ONE 0x3C00u
-#define H_TWO 0x4000u
-#define H_THREE 0x4200u
 
 /* Blocks of the add kernels in add_bandwidth / zero_copy_vs_copy (the
    seed's blockDim). */

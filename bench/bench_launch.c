@@ -107,8 +107,6 @@ void m_launch_sync_empty(void)
  * 2. seed_workload
  * ====================================================================== */
 
-#define SEED_N (8u * 2048u)
-
 /* The row's reference: one thread, the vectorised loop where the CPU has it. */
 static void seed_ref(uint16_t *z, const uint16_t *x, const uint16_t *y)
 {

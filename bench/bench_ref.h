@@ -9,6 +9,13 @@
 #include <stdint.h>
 #include <string.h>
 
+/* FP16 bit patterns of the add workloads: 1 + 2 = 3. */
+#define H_ONE 0x3C00u
+#define H_TWO 0x4000u
+#define H_THREE 0x4200u
+/* The seed workload: 8 blocks of 2048 FP16 adds (oacl-bench, oacl-bench-instr). */
+#define SEED_N (8u * 2048u)
+
 /* binary16 -> binary32, exact. */
 static inline float bench_f16_to_f32(uint16_t h)
 {

@@ -26,11 +26,6 @@
 #include "acl/acl.h"
 #include "bench_ref.h"
 
-#define SEED_N (8u * 2048u)
-#define H_ONE 0x3c00u
-#define H_TWO 0x4000u
-#define H_THREE 0x4200u
-
 static int fail(const char *what, aclError e)
 {
     fprintf(stderr, "oacl-bench-instr: %s failed with %d: %s\n", what, (int)e, aclGetRecentErrMsg());
