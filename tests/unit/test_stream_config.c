@@ -200,8 +200,14 @@ static void test_stop_on_failure(void **state)
     const void *cv[] = {&g_buf.dev};
     size_t cs[] = {8};
     ACL_OK(test_launch(g_count, 4, b, 1, cv, cs));
+    /* A closed gate holds a until the trap and the callback are both queued
+     * (a trap running first would have the stop refuse the callback). */
+    struct test_buf gate;
+    test_buf_alloc(&gate, 64);
+    ACL_OK(aclrtValueWait(gate.dev, 1, ACL_STREAM_WAIT_VALUE_EQ, a));
     ACL_OK(test_launch(g_trap, 1, a, 2, tv, ts));
     ACL_OK(aclrtLaunchCallback(count_callback, NULL, ACL_CALLBACK_BLOCK, a)); /* nobody processes it */
+    __atomic_store_n((uint64_t *)gate.host, 1, __ATOMIC_RELEASE);
     ACL_ERR(aclrtSynchronizeStream(a), ACL_ERROR_RT_AICORE_EXCEPTION, NULL);
     ACL_ERR(aclrtSynchronizeStream(a), ACL_ERROR_RT_AICORE_EXCEPTION, "STOP_ON_FAILURE"); /* sticky */
     ACL_ERR(aclrtSynchronizeStream(b), ACL_ERROR_RT_AICORE_EXCEPTION, "STOP_ON_FAILURE");
@@ -215,6 +221,7 @@ static void test_stop_on_failure(void **state)
     ACL_OK(aclrtUnSubscribeReport((uint64_t)pthread_self(), a));
     ACL_OK(aclrtDestroyStream(a));
     ACL_OK(aclrtDestroyStream(b));
+    test_buf_free(&gate);
     /* A fresh default context after a reset works again. */
     ACL_OK(aclrtResetDeviceForce(0));
     ACL_OK(aclrtSetDevice(0));
