@@ -688,6 +688,42 @@ static void test_vadd_f16_random(void **state)
     EXPECT_NO_FAILURES();
 }
 
+/*
+ * Tile sizes (whole 16-lane steps up to 1024 halves, the kernel-side Add of
+ * a UB tile): the AVX2 path's odd first step and its two-step turns, with a
+ * NaN result placed in the first step, in the last, or nowhere.
+ */
+static void test_vadd_f16_tiles(void **state)
+{
+    static const size_t sizes[] = {16, 32, 48, 64, 80, 128, 496, 1008, 1024};
+    uint16_t *a = xmalloc(1024 * sizeof *a), *b = xmalloc(1024 * sizeof *b);
+    (void)state;
+    g_fail = 0;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        const size_t n = sizes[s];
+        for (int nan_at = -1; nan_at < 2; nan_at++) {
+            for (size_t i = 0; i < n; i++) { /* finite: a NaN lane only where placed */
+                a[i] = rnd_finite_half_with_exp((int)(rnd32() % 31));
+                b[i] = rnd_finite_half_with_exp((int)(rnd32() % 31));
+            }
+            /* inf + -inf: the NaN rule's 0x7E00, where the float add gives
+               x86's default NaN (0xFE00 as a half) */
+            const size_t k = nan_at == 0 ? rnd32() % 16 : n - 1 - rnd32() % 16;
+            if (nan_at == 0) { /* the first 32-byte step */
+                a[k] = 0x7C00;
+                b[k] = 0xFC00;
+            } else if (nan_at == 1) { /* the last one */
+                a[k] = 0xFC00;
+                b[k] = 0x7C00;
+            }
+            check_vadd_f16_arrays(a, b, n, nan_at < 0 ? "tile" : "tile with a NaN");
+        }
+    }
+    free(a);
+    free(b);
+    EXPECT_NO_FAILURES();
+}
+
 /* Every half plus each of a few interesting addends. */
 static void test_vadd_f16_all_a(void **state)
 {
@@ -1125,6 +1161,7 @@ int main(void)
         cmocka_unit_test(test_f32_to_f16_random),
         cmocka_unit_test(test_vadd_f16_cases),
         cmocka_unit_test(test_vadd_f16_random),
+        cmocka_unit_test(test_vadd_f16_tiles),
         cmocka_unit_test(test_vadd_f16_all_a),
         cmocka_unit_test(test_integer_wrap),
         cmocka_unit_test(test_ops_lengths_alignment),

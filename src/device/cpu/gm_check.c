@@ -30,31 +30,33 @@
 
 #define GM_CACHE_WAYS 4u
 
+/* [lo, hi) of a live range; {0, 0} (empty) matches no access. */
 struct gm_range {
     uintptr_t lo, hi;
-    bool writable;
 };
 
 struct gm_cache {
     uint64_t gen;      /* registry generation + 1 when filled; 0: empty */
-    uint32_t used;     /* entries filled (<= GM_CACHE_WAYS) */
     uint32_t next;     /* entry the next miss replaces */
+    uint32_t writable; /* bit i: entry i may be written */
     struct gm_range e[GM_CACHE_WAYS];
 };
 
 /* initial-exec: no __tls_get_addr call per check (3 % of the seed workload) */
 static __thread struct gm_cache tls_cache __attribute__((tls_model("initial-exec")));
 
+/* len >= 1. Every way is tested (empty ones never match), two compares
+   each: the access's end is computed once, and an empty way needs no
+   count of filled ones. */
 static inline bool cached(uintptr_t a, size_t len, int write)
 {
     const struct gm_cache *c = &tls_cache;
-    if (c->gen != oacl_registry_generation() + 1)
+    uintptr_t end;
+    if (__builtin_add_overflow(a, len, &end) || c->gen != oacl_registry_generation() + 1)
         return false;
-    for (uint32_t i = 0; i < c->used; i++) {
-        const struct gm_range *r = &c->e[i];
-        if (a >= r->lo && a <= r->hi && len <= r->hi - a && (!write || r->writable))
-            return true;
-    }
+    for (uint32_t i = 0; i < GM_CACHE_WAYS; i++)
+        if (a >= c->e[i].lo && end <= c->e[i].hi)
+            return !write || (c->writable >> i & 1u);
     return false;
 }
 
@@ -62,15 +64,14 @@ static void remember(uint64_t gen, uintptr_t lo, uintptr_t hi, bool writable)
 {
     struct gm_cache *c = &tls_cache;
     if (c->gen != gen + 1) { /* the registry changed: forget every entry */
+        memset(c, 0, sizeof(*c));
         c->gen = gen + 1;
-        c->used = 0;
-        c->next = 0;
     }
-    uint32_t i = c->used < GM_CACHE_WAYS ? c->used++ : c->next;
+    uint32_t i = c->next;
     c->next = (i + 1) % GM_CACHE_WAYS;
     c->e[i].lo = lo;
     c->e[i].hi = hi;
-    c->e[i].writable = writable;
+    c->writable = (c->writable & ~(1u << i)) | ((uint32_t)writable << i);
 }
 
 /* Looks the access up (slow path). Returns 1 inside a range (cached now),
@@ -131,8 +132,9 @@ OACL_KAPI void oacl_gm_check(const void *addr, size_t len, int write, const char
         gm_fail(a, len, write, op, how);
 }
 
-/* oacl_gm_copy's path for an access its cache does not hold (kept out of
-   line so that the common path needs no stack frame of its own). */
+/* oacl_gm_copy's path for an access its cache does not hold, or for a
+   killed block (kept out of line so that the common path needs no stack
+   frame of its own). */
 static __attribute__((noinline, cold)) void gm_copy_checked(void *dst, const void *src, size_t n, int write,
                                                             const char *op)
 {
@@ -143,14 +145,18 @@ static __attribute__((noinline, cold)) void gm_copy_checked(void *dst, const voi
 
 /* DataCopy's check and copy in one call: one exported call per tile copy
    instead of two (the seed workload makes 384 of them per launch). Same
-   order as oacl_gm_check then oacl_memmove: range check, kill point, copy. */
+   order as oacl_gm_check then oacl_memmove: range check, kill point, copy
+   (a killed block takes the checked path, whose kill point unwinds it). */
 OACL_KAPI void oacl_gm_copy(void *dst, const void *src, size_t n, int write, const char *op)
 {
     const void *gm = write ? (const void *)dst : src;
-    if (__builtin_expect(n != 0 && !cached((uintptr_t)gm, n, write), 0)) {
-        gm_copy_checked(dst, src, n, write, op);
+    const uint32_t *kill = oacl_tls_kill;
+    /* the kill flag first: its registers are free again for the lookup */
+    if (__builtin_expect(!(kill != NULL && __atomic_load_n(kill, __ATOMIC_RELAXED) != 0) &&
+                             (n == 0 || cached((uintptr_t)gm, n, write)),
+                         1)) {
+        memmove(dst, src, n);
         return;
     }
-    oacl_kernel_kill_point();
-    memmove(dst, src, n);
+    gm_copy_checked(dst, src, n, write, op);
 }

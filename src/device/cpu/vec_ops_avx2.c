@@ -296,13 +296,28 @@ static void avx2_vadd_f16(uint16_t *dst, const uint16_t *a, const uint16_t *b, s
         unsigned char *d = (unsigned char *)dst;
         const unsigned char *pa = (const unsigned char *)a, *pb = (const unsigned char *)b;
         __m256 bad = _mm256_setzero_ps();
-        for (size_t j = 0; j < n * 2; j += 32) {
+        const size_t bytes = n * 2;
+        size_t j = bytes % 64; /* an odd 32-byte step first, then two per turn */
+        if (j) {
+            const __m256 s0 = _mm256_add_ps(_mm256_cvtph_ps(load128(pa)), _mm256_cvtph_ps(load128(pb)));
+            const __m256 s1 = _mm256_add_ps(_mm256_cvtph_ps(load128(pa + 16)), _mm256_cvtph_ps(load128(pb + 16)));
+            bad = unordered(s0, s1);
+            _mm_storeu_si128((__m128i_u *)(void *)d, _mm256_cvtps_ph(s0, OACL_CVTPS_PH_RNE));
+            _mm_storeu_si128((__m128i_u *)(void *)(d + 16), _mm256_cvtps_ph(s1, OACL_CVTPS_PH_RNE));
+        }
+        for (; j < bytes; j += 64) {
             const __m256 s0 = _mm256_add_ps(_mm256_cvtph_ps(load128(pa + j)), _mm256_cvtph_ps(load128(pb + j)));
             const __m256 s1 =
                 _mm256_add_ps(_mm256_cvtph_ps(load128(pa + j + 16)), _mm256_cvtph_ps(load128(pb + j + 16)));
-            bad = _mm256_or_ps(bad, unordered(s0, s1));
+            const __m256 s2 =
+                _mm256_add_ps(_mm256_cvtph_ps(load128(pa + j + 32)), _mm256_cvtph_ps(load128(pb + j + 32)));
+            const __m256 s3 =
+                _mm256_add_ps(_mm256_cvtph_ps(load128(pa + j + 48)), _mm256_cvtph_ps(load128(pb + j + 48)));
+            bad = _mm256_or_ps(bad, _mm256_or_ps(unordered(s0, s1), unordered(s2, s3)));
             _mm_storeu_si128((__m128i_u *)(void *)(d + j), _mm256_cvtps_ph(s0, OACL_CVTPS_PH_RNE));
             _mm_storeu_si128((__m128i_u *)(void *)(d + j + 16), _mm256_cvtps_ph(s1, OACL_CVTPS_PH_RNE));
+            _mm_storeu_si128((__m128i_u *)(void *)(d + j + 32), _mm256_cvtps_ph(s2, OACL_CVTPS_PH_RNE));
+            _mm_storeu_si128((__m128i_u *)(void *)(d + j + 48), _mm256_cvtps_ph(s3, OACL_CVTPS_PH_RNE));
         }
         if (__builtin_expect(_mm256_testz_ps(bad, bad), 1))
             return;
