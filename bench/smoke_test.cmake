@@ -3,7 +3,7 @@
 #   cmake -DBENCH=<oacl-bench> -DCSV=<file> -P smoke_test.cmake
 cmake_minimum_required(VERSION 3.20)
 file(REMOVE ${CSV})
-execute_process(COMMAND ${BENCH} --quick --reps 2 --only launch_sync_empty,seed_workload --csv ${CSV}
+execute_process(COMMAND ${BENCH} --quick --reps 2 --only launch_sync_empty,seed_workload,copy_2d --csv ${CSV}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "oacl-bench failed (${rc}):\n${out}\n${err}")
@@ -23,13 +23,14 @@ endif()
 list(REMOVE_AT lines 0)
 set(seen "")
 foreach(line IN LISTS lines)
-  # metric (name[:k=v]), a number, a unit, an optional number, an optional number
-  if(NOT line MATCHES "^([a-z_0-9]+(:[A-Za-z_0-9]+=[0-9]+)?),(-?[0-9.]+(e[-+][0-9]+)?),([^,]+),(-?[0-9.]*(e[-+][0-9]+)?),(-?[0-9.]*(e[-+][0-9]+)?)$")
+  # metric (name[:k=v]...), a number, a unit, an optional number, an optional number
+  if(NOT line MATCHES "^([a-z_0-9]+(:[A-Za-z_0-9]+=[0-9]+)*),(-?[0-9.]+(e[-+][0-9]+)?),([^,]+),(-?[0-9.]*(e[-+][0-9]+)?),(-?[0-9.]*(e[-+][0-9]+)?)$")
     message(FATAL_ERROR "malformed CSV row: '${line}'")
   endif()
   list(APPEND seen ${CMAKE_MATCH_1})
 endforeach()
-foreach(m launch_sync_empty:blockDim=1 launch_sync_empty:blockDim=8 seed_workload)
+foreach(m launch_sync_empty:blockDim=1 launch_sync_empty:blockDim=8 seed_workload
+    copy_2d:rows=4096:width=4096:pitch=8192)
   if(NOT m IN_LIST seen)
     message(FATAL_ERROR "CSV lacks ${m}")
   endif()
