@@ -130,7 +130,8 @@ void m_copy_2d(void)
         return;
     struct copy2d c = {.width = 4 * KiB, .height = 4096, .dpitch = 8 * KiB, .spitch = 8 * KiB};
     char name[96];
-    snprintf(name, sizeof name, "copy_2d:rows=%zu:width=%zu:pitch=%zu" /* no commas: a CSV field */, c.height, c.width, c.dpitch);
+    /* no commas: the name is one CSV field */
+    snprintf(name, sizeof name, "copy_2d:rows=%zu:width=%zu:pitch=%zu", c.height, c.width, c.dpitch);
     if (!want(name))
         return;
     section("copy_2d");
