@@ -10,7 +10,10 @@
  *  - a thread that synchronises a queue does not just wait: it claims and
  *    runs unclaimed blocks of that queue's current task itself, so a launch
  *    followed by a synchronise completes even before a sleeping worker
- *    has woken up.
+ *    has woken up;
+ *  - while launches are tiny, only one idle worker spins (worker_idle):
+ *    spinning workers would otherwise take the CPUs the launching thread
+ *    needs.
  * Tasks are split into units (kernel blocks) claimed with one atomic
  * increment each; whoever finishes the last unit completes the task.
  *
@@ -20,6 +23,7 @@
 #include "device/cpu/cpu_device.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -38,12 +42,27 @@
 #define DEFAULT_SYNC_SPIN_US 100
 /* Spinning threads poll with `pause` this long before yielding the CPU. */
 #define PAUSE_PHASE_NS 5000
+/* A launch whose blocks all ran within this time (first claim to last
+   completion) is tiny: its hand-off costs more than its work. */
+#define TINY_TASK_NS 2000u
+#define TINY_EXIT_RUN 3u /* launches in a row over it end tiny mode */
+/* How long a parked worker sleeps before it looks for work itself: from
+   1 ms, doubling while it finds none, up to 1 s. */
+#define PARK_MIN_NS 1000000ull
+#define PARK_MAX_NS 1000000000ull
 
 struct executor {
     pthread_mutex_t lock;
     struct oacl_queue *ready_head, *ready_tail;
     uint32_t work_word;     /* atomic futex word: bumped when work is published */
     uint32_t sleepers;      /* atomic: workers sleeping on work_word */
+    /* Parking (see worker_idle): while launches are tiny, one idle worker
+       spins and the others sleep on park_word, off the submit path. */
+    uint32_t tiny;          /* atomic: the last launch finished within TINY_TASK_NS */
+    uint32_t spin_token;    /* atomic: 1 while an idle worker holds the spinning place */
+    uint32_t big_run;       /* atomic: launches in a row that were not tiny */
+    uint32_t park_word;     /* atomic futex word: bumped to release parked workers */
+    uint32_t parked;        /* atomic: workers waiting on park_word */
     uint32_t nworkers;
     pthread_t *threads;
     uint64_t worker_spin_ns;
@@ -137,6 +156,7 @@ static inline void publish_work_locked(void)
     __atomic_add_fetch(&g_exec.work_word, 1, __ATOMIC_SEQ_CST);
 }
 
+/* Sleeping workers are woken; parked ones are not (worker_idle). */
 static inline void wake_workers(void)
 {
     if (__atomic_load_n(&g_exec.sleepers, __ATOMIC_SEQ_CST) > 0)
@@ -259,6 +279,33 @@ static void drive(struct oacl_task *t)
 
 void oacl_exec_task_done(struct oacl_task *t) { drive(finish_task(t)); }
 
+/* Wakes the parked workers (if any). */
+static void unpark_workers(void)
+{
+    if (__atomic_load_n(&g_exec.parked, __ATOMIC_SEQ_CST) > 0) {
+        __atomic_add_fetch(&g_exec.park_word, 1, __ATOMIC_SEQ_CST);
+        oacl_futex_wake(&g_exec.park_word, INT_MAX);
+    }
+}
+
+/* A launch's blocks took `ns` from first claim to last completion: the
+   executor leaves tiny mode (and unparks) at the first launch that is not. */
+static void note_launch_time(uint64_t ns)
+{
+    if (ns < TINY_TASK_NS) {
+        __atomic_store_n(&g_exec.big_run, 0, __ATOMIC_RELAXED);
+        if (!__atomic_load_n(&g_exec.tiny, __ATOMIC_RELAXED))
+            __atomic_store_n(&g_exec.tiny, 1, __ATOMIC_SEQ_CST);
+        return;
+    }
+    /* One slow launch among tiny ones (the thread was preempted) keeps tiny mode. */
+    if (__atomic_add_fetch(&g_exec.big_run, 1, __ATOMIC_RELAXED) < TINY_EXIT_RUN ||
+        !__atomic_load_n(&g_exec.tiny, __ATOMIC_RELAXED))
+        return;
+    __atomic_store_n(&g_exec.tiny, 0, __ATOMIC_SEQ_CST);
+    unpark_workers();
+}
+
 /* Claims and runs units of t until none are left. */
 static void run_units(struct oacl_task *t)
 {
@@ -266,13 +313,15 @@ static void run_units(struct oacl_task *t)
         uint32_t u = __atomic_fetch_add(&t->next_unit, 1, __ATOMIC_RELAXED);
         if (u >= t->units)
             return;
-        if (u == 0 && (t->timeout_ns || t->trace_on))
+        if (u == 0)
             __atomic_store_n(&t->start_ns, oacl_now_ns(), __ATOMIC_RELAXED);
         oacl_cpu_gate_enter(); /* a unit may store into device memory */
         t->run(t, u);
         oacl_cpu_gate_leave();
-        if (__atomic_add_fetch(&t->units_done, 1, __ATOMIC_ACQ_REL) == t->units)
+        if (__atomic_add_fetch(&t->units_done, 1, __ATOMIC_ACQ_REL) == t->units) {
+            note_launch_time(oacl_now_ns() - __atomic_load_n(&t->start_ns, __ATOMIC_RELAXED));
             drive(finish_task(t));
+        }
     }
 }
 
@@ -320,43 +369,90 @@ static struct oacl_task *adopt_locked(void)
 
 /* ---- workers ------------------------------------------------------------- */
 
+/* Sleeps on park_word until unparked, or for *backoff_ns (then doubled, up
+   to PARK_MAX_NS): a parked worker still looks for work now and then, so
+   that work nobody else runs (a block waiting for another) is run late,
+   never left. True when unparked. */
+static bool park(uint64_t *backoff_ns)
+{
+    uint32_t w = __atomic_load_n(&g_exec.park_word, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&g_exec.parked, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&g_exec.tiny, __ATOMIC_SEQ_CST) && __atomic_load_n(&g_exec.park_word, __ATOMIC_SEQ_CST) == w)
+        oacl_futex_wait(&g_exec.park_word, w, (int64_t)*backoff_ns);
+    __atomic_sub_fetch(&g_exec.parked, 1, __ATOMIC_SEQ_CST);
+    bool unparked = __atomic_load_n(&g_exec.park_word, __ATOMIC_SEQ_CST) != w;
+    *backoff_ns = unparked ? PARK_MIN_NS : (*backoff_ns * 2 > PARK_MAX_NS ? PARK_MAX_NS : *backoff_ns * 2);
+    return unparked;
+}
+
+/* Spins on the work word for a while; true if work was published. */
+static bool spin_for_work(uint32_t seen)
+{
+    uint64_t start = oacl_now_ns();
+    for (unsigned i = 0;; i++) {
+        if (__atomic_load_n(&g_exec.work_word, __ATOMIC_ACQUIRE) != seen)
+            return true;
+        if ((i & 63) == 63) {
+            uint64_t spent = oacl_now_ns() - start;
+            if (spent >= g_exec.worker_spin_ns)
+                return false;
+            if (spent >= PAUSE_PHASE_NS)
+                sched_yield();
+        } else {
+            oacl_cpu_relax();
+        }
+    }
+}
+
+/*
+ * An idle worker spins on the work word for a while, then sleeps on it.
+ * While launches are tiny, only one idle worker spins: the others park
+ * (sleep where submits do not wake them), so that spinning workers do not
+ * take the CPUs the launching thread needs (on 2 CPUs, W = 2 spinning
+ * workers doubled the latency of an empty launch). Parked workers return
+ * when launches stop being tiny, when a worker adopts a task while other
+ * queues have work ready (worker_main), and on their own after a backoff
+ * (park): a parked worker is never the only way a task can run.
+ */
+static void worker_idle(uint32_t seen, uint64_t *backoff_ns)
+{
+    bool spinner = __atomic_exchange_n(&g_exec.spin_token, 1, __ATOMIC_SEQ_CST) == 0;
+    if (!spinner && __atomic_load_n(&g_exec.tiny, __ATOMIC_SEQ_CST)) {
+        park(backoff_ns);
+        return;
+    }
+    bool woke = spin_for_work(seen);
+    if (spinner)
+        __atomic_store_n(&g_exec.spin_token, 0, __ATOMIC_SEQ_CST);
+    if (woke)
+        return;
+    __atomic_add_fetch(&g_exec.sleepers, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&g_exec.work_word, __ATOMIC_SEQ_CST) == seen)
+        oacl_futex_wait(&g_exec.work_word, seen, -1);
+    __atomic_sub_fetch(&g_exec.sleepers, 1, __ATOMIC_SEQ_CST);
+}
+
 static void *worker_main(void *arg)
 {
     (void)arg;
+    uint64_t backoff_ns = PARK_MIN_NS;
     for (;;) {
         pthread_mutex_lock(&g_exec.lock);
         struct oacl_task *t = adopt_locked();
         uint32_t seen = __atomic_load_n(&g_exec.work_word, __ATOMIC_RELAXED);
+        /* More ready than this worker takes: parked workers are needed
+           (a block may wait for work no other thread would run). */
+        bool more = t && (g_exec.ready_head != t->queue || t->queue->ready_next);
         pthread_mutex_unlock(&g_exec.lock);
         if (t) {
+            if (more)
+                unpark_workers();
+            backoff_ns = PARK_MIN_NS;
             run_units(t);
             leave(t);
             continue;
         }
-        /* Idle: spin on the work word for a while, then sleep on it. */
-        uint64_t start = oacl_now_ns();
-        bool woke = false;
-        for (unsigned i = 0;; i++) {
-            if (__atomic_load_n(&g_exec.work_word, __ATOMIC_ACQUIRE) != seen) {
-                woke = true;
-                break;
-            }
-            if ((i & 63) == 63) {
-                uint64_t spent = oacl_now_ns() - start;
-                if (spent >= g_exec.worker_spin_ns)
-                    break;
-                if (spent >= PAUSE_PHASE_NS)
-                    sched_yield();
-            } else {
-                oacl_cpu_relax();
-            }
-        }
-        if (woke)
-            continue;
-        __atomic_add_fetch(&g_exec.sleepers, 1, __ATOMIC_SEQ_CST);
-        if (__atomic_load_n(&g_exec.work_word, __ATOMIC_SEQ_CST) == seen)
-            oacl_futex_wait(&g_exec.work_word, seen, -1);
-        __atomic_sub_fetch(&g_exec.sleepers, 1, __ATOMIC_SEQ_CST);
+        worker_idle(seen, &backoff_ns);
     }
     return NULL;
 }
