@@ -11,7 +11,7 @@
  *    runs unclaimed blocks of that queue's current task itself, so a launch
  *    followed by a synchronise completes even before a sleeping worker
  *    has woken up;
- *  - while launches are tiny, only one idle worker spins (worker_idle):
+ *  - while launches are tiny, at most CPUs - 1 idle workers spin (worker_idle):
  *    spinning workers would otherwise take the CPUs the launching thread
  *    needs.
  * Tasks are split into units (kernel blocks) claimed with one atomic
@@ -42,10 +42,12 @@
 #define DEFAULT_SYNC_SPIN_US 100
 /* Spinning threads poll with `pause` this long before yielding the CPU. */
 #define PAUSE_PHASE_NS 5000
-/* A launch whose blocks all ran within this time (first claim to last
-   completion) is tiny: its hand-off costs more than its work. */
+/* A launch whose blocks all ran (first claim to last completion) within
+   TINY_TASK_NS, or within TINY_UNIT_NS per block, is tiny: its hand-offs
+   cost more than its work. */
 #define TINY_TASK_NS 2000u
-#define TINY_EXIT_RUN 3u /* launches in a row over it end tiny mode */
+#define TINY_UNIT_NS 500u
+#define TINY_EXIT_RUN 3u /* launches in a row that are not end tiny mode */
 /* How long a parked worker sleeps before it looks for work itself: from
    1 ms, doubling while it finds none, up to 1 s. */
 #define PARK_MIN_NS 1000000ull
@@ -56,10 +58,12 @@ struct executor {
     struct oacl_queue *ready_head, *ready_tail;
     uint32_t work_word;     /* atomic futex word: bumped when work is published */
     uint32_t sleepers;      /* atomic: workers sleeping on work_word */
-    /* Parking (see worker_idle): while launches are tiny, one idle worker
-       spins and the others sleep on park_word, off the submit path. */
-    uint32_t tiny;          /* atomic: the last launch finished within TINY_TASK_NS */
-    uint32_t spin_token;    /* atomic: 1 while an idle worker holds the spinning place */
+    /* Parking (see worker_idle): while launches are tiny, at most
+       spin_places idle workers spin and the others sleep on park_word,
+       off the submit path. */
+    uint32_t tiny;          /* atomic: tiny mode (note_launch_time) */
+    uint32_t spinners;      /* atomic: idle workers holding a spinning place */
+    uint32_t spin_places;   /* spinning places while tiny: host CPUs - 1, at least 1 */
     uint32_t big_run;       /* atomic: launches in a row that were not tiny */
     uint32_t park_word;     /* atomic futex word: bumped to release parked workers */
     uint32_t parked;        /* atomic: workers waiting on park_word */
@@ -288,11 +292,12 @@ static void unpark_workers(void)
     }
 }
 
-/* A launch's blocks took `ns` from first claim to last completion: the
-   executor leaves tiny mode (and unparks) at the first launch that is not. */
-static void note_launch_time(uint64_t ns)
+/* A launch of `units` blocks took `ns` from first claim to last
+   completion: tiny mode starts at a tiny launch and ends (unparking) after
+   TINY_EXIT_RUN launches in a row that are not. */
+static void note_launch_time(uint64_t ns, uint32_t units)
 {
-    if (ns < TINY_TASK_NS) {
+    if (ns < TINY_TASK_NS || ns < (uint64_t)units * TINY_UNIT_NS) {
         __atomic_store_n(&g_exec.big_run, 0, __ATOMIC_RELAXED);
         if (!__atomic_load_n(&g_exec.tiny, __ATOMIC_RELAXED))
             __atomic_store_n(&g_exec.tiny, 1, __ATOMIC_SEQ_CST);
@@ -319,7 +324,7 @@ static void run_units(struct oacl_task *t)
         t->run(t, u);
         oacl_cpu_gate_leave();
         if (__atomic_add_fetch(&t->units_done, 1, __ATOMIC_ACQ_REL) == t->units) {
-            note_launch_time(oacl_now_ns() - __atomic_load_n(&t->start_ns, __ATOMIC_RELAXED));
+            note_launch_time(oacl_now_ns() - __atomic_load_n(&t->start_ns, __ATOMIC_RELAXED), t->units);
             drive(finish_task(t));
         }
     }
@@ -406,7 +411,7 @@ static bool spin_for_work(uint32_t seen)
 
 /*
  * An idle worker spins on the work word for a while, then sleeps on it.
- * While launches are tiny, only one idle worker spins: the others park
+ * While launches are tiny, at most CPUs - 1 idle workers spin: the others park
  * (sleep where submits do not wake them), so that spinning workers do not
  * take the CPUs the launching thread needs (on 2 CPUs, W = 2 spinning
  * workers doubled the latency of an empty launch). Parked workers return
@@ -416,14 +421,17 @@ static bool spin_for_work(uint32_t seen)
  */
 static void worker_idle(uint32_t seen, uint64_t *backoff_ns)
 {
-    bool spinner = __atomic_exchange_n(&g_exec.spin_token, 1, __ATOMIC_SEQ_CST) == 0;
-    if (!spinner && __atomic_load_n(&g_exec.tiny, __ATOMIC_SEQ_CST)) {
-        park(backoff_ns);
-        return;
+    bool spinner = __atomic_add_fetch(&g_exec.spinners, 1, __ATOMIC_SEQ_CST) <= g_exec.spin_places;
+    if (!spinner) {
+        __atomic_sub_fetch(&g_exec.spinners, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&g_exec.tiny, __ATOMIC_SEQ_CST)) {
+            park(backoff_ns);
+            return;
+        }
     }
     bool woke = spin_for_work(seen);
     if (spinner)
-        __atomic_store_n(&g_exec.spin_token, 0, __ATOMIC_SEQ_CST);
+        __atomic_sub_fetch(&g_exec.spinners, 1, __ATOMIC_SEQ_CST);
     if (woke)
         return;
     __atomic_add_fetch(&g_exec.sleepers, 1, __ATOMIC_SEQ_CST);
@@ -491,6 +499,7 @@ static void exec_start_once(void)
     if (req >= 1 && req < n)
         n = (uint32_t)req;
     g_exec.worker_spin_ns = env_us("OACL_SPIN_US", DEFAULT_WORKER_SPIN_US) * 1000;
+    g_exec.spin_places = host_cpus() > 1 ? host_cpus() - 1 : 1; /* one CPU for the launching thread */
     g_exec.sync_spin_ns = env_us("OACL_SYNC_SPIN_US", DEFAULT_SYNC_SPIN_US) * 1000;
     g_exec.threads = calloc(n, sizeof(pthread_t));
     if (!g_exec.threads) {
