@@ -16,7 +16,7 @@ enum { DEVICES = 8, ROUNDS = 40, COUNT = 4096 };
 struct worker {
     int32_t device;
     int failures;
-    char first_failure[256];
+    char first_failure[1024];
 };
 
 static void note(struct worker *w, const char *what, aclError rc)
