@@ -377,8 +377,8 @@ static struct oacl_task *adopt_locked(void)
 /* Sleeps on park_word until unparked, or for *backoff_ns (then doubled, up
    to PARK_MAX_NS): a parked worker still looks for work now and then, so
    that work nobody else runs (a block waiting for another) is run late,
-   never left. True when unparked. */
-static bool park(uint64_t *backoff_ns)
+   never left. */
+static void park(uint64_t *backoff_ns)
 {
     uint32_t w = __atomic_load_n(&g_exec.park_word, __ATOMIC_SEQ_CST);
     __atomic_add_fetch(&g_exec.parked, 1, __ATOMIC_SEQ_CST);
@@ -387,7 +387,6 @@ static bool park(uint64_t *backoff_ns)
     __atomic_sub_fetch(&g_exec.parked, 1, __ATOMIC_SEQ_CST);
     bool unparked = __atomic_load_n(&g_exec.park_word, __ATOMIC_SEQ_CST) != w;
     *backoff_ns = unparked ? PARK_MIN_NS : (*backoff_ns * 2 > PARK_MAX_NS ? PARK_MAX_NS : *backoff_ns * 2);
-    return unparked;
 }
 
 /* Spins on the work word for a while; true if work was published. */
