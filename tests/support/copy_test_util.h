@@ -1,9 +1,8 @@
 /*
  * Helpers of the memory-extras copy tests (test_memcpy_2d.c,
  * test_memcpy_batch.c, test_memcpy_desc.c, test_memset_d32.c):
- * a seeded PRNG so that random cases are reproducible, a stream gate that
- * holds a stream until the test opens it (deterministic ordering without
- * sleeps), and byte patterns. Header-only.
+ * a seeded PRNG so that random cases are reproducible, a stream gate
+ * (stream_gate.h) and byte patterns. Header-only.
  */
 #ifndef OACL_TEST_COPY_TEST_UTIL_H
 #define OACL_TEST_COPY_TEST_UTIL_H
@@ -11,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "stream_gate.h"
 #include "test_support.h"
 
 /* splitmix64: small, seedable, good enough for test shapes and data. */
@@ -62,23 +62,5 @@ static inline void ref_copy_2d(void *dst, size_t dpitch, const void *src, size_t
     for (size_t r = 0; r < height; r++)
         memcpy((unsigned char *)dst + r * dpitch, scratch + r * width, width);
 }
-
-/* A gate: aclrtValueWait on the device address of a mapped host word holds
- * a stream; storing to the host word opens it. */
-struct test_gate {
-    struct test_buf buf;
-};
-
-static inline void gate_init(struct test_gate *g) { test_buf_alloc(&g->buf, 4096); }
-
-static inline void gate_fini(struct test_gate *g) { test_buf_free(&g->buf); }
-
-static inline void gate_close(struct test_gate *g, aclrtStream s)
-{
-    __atomic_store_n((uint64_t *)g->buf.host, 0, __ATOMIC_RELEASE);
-    ACL_OK(aclrtValueWait(g->buf.dev, 1, ACL_STREAM_WAIT_VALUE_EQ, s));
-}
-
-static inline void gate_open(struct test_gate *g) { __atomic_store_n((uint64_t *)g->buf.host, 1, __ATOMIC_RELEASE); }
 
 #endif /* OACL_TEST_COPY_TEST_UTIL_H */

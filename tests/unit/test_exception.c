@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "stream_gate.h"
 #include "test_support.h"
 
 static aclrtStream g_stream;
@@ -242,12 +243,12 @@ static void test_stop_mode(void **state)
     ACL_OK(aclrtSubscribeReport((uint64_t)pthread_self(), s)); /* nobody processes its reports */
     /* A closed gate holds the stream until both tasks are queued: a kernel
      * failing first would have the stop refuse the callback. */
-    struct test_buf gate;
-    test_buf_alloc(&gate, 64);
-    ACL_OK(aclrtValueWait(gate.dev, 1, ACL_STREAM_WAIT_VALUE_EQ, s));
+    struct test_gate gate;
+    gate_init(&gate);
+    gate_close(&gate, s);
     ACL_OK(launch(g_null, s));
     ACL_OK(aclrtLaunchCallback(never_runs, NULL, ACL_CALLBACK_BLOCK, s));
-    __atomic_store_n((uint64_t *)gate.host, 1, __ATOMIC_RELEASE);
+    gate_open(&gate);
     assert_int_equal(aclrtSynchronizeStreamWithTimeout(s, 120000), ACL_ERROR_RT_AICORE_EXCEPTION);
     assert_int_equal(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION); /* sticky */
     assert_int_equal(launch(g_good, s), ACL_ERROR_RT_AICORE_EXCEPTION);      /* refused */
@@ -262,7 +263,7 @@ static void test_stop_mode(void **state)
     assert_int_equal(aclrtSetStreamFailureMode(s, ACL_CONTINUE_ON_FAILURE), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     ACL_OK(aclrtUnSubscribeReport((uint64_t)pthread_self(), s));
     ACL_OK(aclrtDestroyStream(s));
-    test_buf_free(&gate);
+    gate_fini(&gate);
     ACL_OK(aclrtDestroyContext(ctx));
     ACL_OK(aclrtSetDevice(0));
     /* Other contexts never noticed. */

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "stream_gate.h"
 #include "test_support.h"
 
 static aclrtBinHandle g_misc, g_faults;
@@ -202,12 +203,12 @@ static void test_stop_on_failure(void **state)
     ACL_OK(test_launch(g_count, 4, b, 1, cv, cs));
     /* A closed gate holds a until the trap and the callback are both queued
      * (a trap running first would have the stop refuse the callback). */
-    struct test_buf gate;
-    test_buf_alloc(&gate, 64);
-    ACL_OK(aclrtValueWait(gate.dev, 1, ACL_STREAM_WAIT_VALUE_EQ, a));
+    struct test_gate gate;
+    gate_init(&gate);
+    gate_close(&gate, a);
     ACL_OK(test_launch(g_trap, 1, a, 2, tv, ts));
     ACL_OK(aclrtLaunchCallback(count_callback, NULL, ACL_CALLBACK_BLOCK, a)); /* nobody processes it */
-    __atomic_store_n((uint64_t *)gate.host, 1, __ATOMIC_RELEASE);
+    gate_open(&gate);
     ACL_ERR(aclrtSynchronizeStream(a), ACL_ERROR_RT_AICORE_EXCEPTION, NULL);
     ACL_ERR(aclrtSynchronizeStream(a), ACL_ERROR_RT_AICORE_EXCEPTION, "STOP_ON_FAILURE"); /* sticky */
     ACL_ERR(aclrtSynchronizeStream(b), ACL_ERROR_RT_AICORE_EXCEPTION, "STOP_ON_FAILURE");
@@ -221,7 +222,7 @@ static void test_stop_on_failure(void **state)
     ACL_OK(aclrtUnSubscribeReport((uint64_t)pthread_self(), a));
     ACL_OK(aclrtDestroyStream(a));
     ACL_OK(aclrtDestroyStream(b));
-    test_buf_free(&gate);
+    gate_fini(&gate);
     /* A fresh default context after a reset works again. */
     ACL_OK(aclrtResetDeviceForce(0));
     ACL_OK(aclrtSetDevice(0));

@@ -285,6 +285,17 @@ static __attribute__((noinline)) void add_f16_any(uint16_t *dst, const uint16_t 
     run(ADD_F16, dst, a, b, n);
 }
 
+/* 16 halves of a tile add (32 output bytes); returns the lanes whose
+   float sums are NaN (UNORD of the two 8-lane halves). */
+static OACL_ALWAYS_INLINE __m256 tile_add_step(unsigned char *d, const unsigned char *a, const unsigned char *b)
+{
+    const __m256 s0 = _mm256_add_ps(_mm256_cvtph_ps(load128(a)), _mm256_cvtph_ps(load128(b)));
+    const __m256 s1 = _mm256_add_ps(_mm256_cvtph_ps(load128(a + 16)), _mm256_cvtph_ps(load128(b + 16)));
+    _mm_storeu_si128((__m128i_u *)(void *)d, _mm256_cvtps_ph(s0, OACL_CVTPS_PH_RNE));
+    _mm_storeu_si128((__m128i_u *)(void *)(d + 16), _mm256_cvtps_ph(s1, OACL_CVTPS_PH_RNE));
+    return unordered(s0, s1);
+}
+
 /* The kernel-side Add of a UB tile (a few hundred halves, whole 16-lane
    steps, no aliasing, below the streaming-store size) without the general path's frame and stack buffers;
    a tile that produced a NaN lane is redone by the general path, which
@@ -295,30 +306,12 @@ static void avx2_vadd_f16(uint16_t *dst, const uint16_t *a, const uint16_t *b, s
         n * 2 < atomic_load_explicit(&oacl_vec_nt_min_bytes, memory_order_relaxed)) {
         unsigned char *d = (unsigned char *)dst;
         const unsigned char *pa = (const unsigned char *)a, *pb = (const unsigned char *)b;
-        __m256 bad = _mm256_setzero_ps();
         const size_t bytes = n * 2;
         size_t j = bytes % 64; /* an odd 32-byte step first, then two per turn */
-        if (j) {
-            const __m256 s0 = _mm256_add_ps(_mm256_cvtph_ps(load128(pa)), _mm256_cvtph_ps(load128(pb)));
-            const __m256 s1 = _mm256_add_ps(_mm256_cvtph_ps(load128(pa + 16)), _mm256_cvtph_ps(load128(pb + 16)));
-            bad = unordered(s0, s1);
-            _mm_storeu_si128((__m128i_u *)(void *)d, _mm256_cvtps_ph(s0, OACL_CVTPS_PH_RNE));
-            _mm_storeu_si128((__m128i_u *)(void *)(d + 16), _mm256_cvtps_ph(s1, OACL_CVTPS_PH_RNE));
-        }
-        for (; j < bytes; j += 64) {
-            const __m256 s0 = _mm256_add_ps(_mm256_cvtph_ps(load128(pa + j)), _mm256_cvtph_ps(load128(pb + j)));
-            const __m256 s1 =
-                _mm256_add_ps(_mm256_cvtph_ps(load128(pa + j + 16)), _mm256_cvtph_ps(load128(pb + j + 16)));
-            const __m256 s2 =
-                _mm256_add_ps(_mm256_cvtph_ps(load128(pa + j + 32)), _mm256_cvtph_ps(load128(pb + j + 32)));
-            const __m256 s3 =
-                _mm256_add_ps(_mm256_cvtph_ps(load128(pa + j + 48)), _mm256_cvtph_ps(load128(pb + j + 48)));
-            bad = _mm256_or_ps(bad, _mm256_or_ps(unordered(s0, s1), unordered(s2, s3)));
-            _mm_storeu_si128((__m128i_u *)(void *)(d + j), _mm256_cvtps_ph(s0, OACL_CVTPS_PH_RNE));
-            _mm_storeu_si128((__m128i_u *)(void *)(d + j + 16), _mm256_cvtps_ph(s1, OACL_CVTPS_PH_RNE));
-            _mm_storeu_si128((__m128i_u *)(void *)(d + j + 32), _mm256_cvtps_ph(s2, OACL_CVTPS_PH_RNE));
-            _mm_storeu_si128((__m128i_u *)(void *)(d + j + 48), _mm256_cvtps_ph(s3, OACL_CVTPS_PH_RNE));
-        }
+        __m256 bad = j ? tile_add_step(d, pa, pb) : _mm256_setzero_ps();
+        for (; j < bytes; j += 64)
+            bad = _mm256_or_ps(bad, _mm256_or_ps(tile_add_step(d + j, pa + j, pb + j),
+                                                 tile_add_step(d + j + 32, pa + j + 32, pb + j + 32)));
         if (__builtin_expect(_mm256_testz_ps(bad, bad), 1))
             return;
     }
