@@ -186,7 +186,7 @@ _Noreturn void acl_die(const char *expr, aclError e, const char *file, int line)
     } while (0)
 
 extern aclrtStream g_stream;
-extern aclrtFuncHandle g_f_empty, g_f_add_gm, g_f_add_ub, g_f_seed;
+extern aclrtFuncHandle g_f_empty, g_f_add_gm, g_f_add_ub, g_f_seed, g_f_seed_unchecked;
 extern aclrtBinHandle g_bin, g_seed_bin;
 
 void load_kernels(void);

@@ -485,7 +485,7 @@ _Noreturn void acl_die(const char *expr, aclError e, const char *file, int line)
 
 
 aclrtStream g_stream;
-aclrtFuncHandle g_f_empty, g_f_add_gm, g_f_add_ub, g_f_seed;
+aclrtFuncHandle g_f_empty, g_f_add_gm, g_f_add_ub, g_f_seed, g_f_seed_unchecked;
 aclrtBinHandle g_bin, g_seed_bin;
 
 void load_kernels(void)
@@ -496,6 +496,7 @@ void load_kernels(void)
     ACL_CHECK(aclrtBinaryGetFunction(g_bin, "empty_kernel", &g_f_empty));
     ACL_CHECK(aclrtBinaryGetFunction(g_bin, "add_f16_gm", &g_f_add_gm));
     ACL_CHECK(aclrtBinaryGetFunction(g_bin, "add_f16_ub", &g_f_add_ub));
+    ACL_CHECK(aclrtBinaryGetFunction(g_bin, "seed_unchecked", &g_f_seed_unchecked));
     snprintf(path, sizeof path, "%s/add_custom.o", g_opt.kernels);
     ACL_CHECK(aclrtBinaryLoadFromFile(path, NULL, &g_seed_bin));
     ACL_CHECK(aclrtBinaryGetFunction(g_seed_bin, "add_custom", &g_f_seed));

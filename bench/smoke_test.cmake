@@ -24,12 +24,12 @@ list(REMOVE_AT lines 0)
 set(seen "")
 foreach(line IN LISTS lines)
   # metric (name[:k=v]...), a number, a unit, an optional number, an optional number
-  if(NOT line MATCHES "^([a-z_0-9]+(:[A-Za-z_0-9]+=[0-9]+)*),(-?[0-9.]+(e[-+][0-9]+)?),([^,]+),(-?[0-9.]*(e[-+][0-9]+)?),(-?[0-9.]*(e[-+][0-9]+)?)$")
+  if(NOT line MATCHES "^([a-z_0-9]+(:[A-Za-z_0-9]+=[A-Za-z_0-9]+)*),(-?[0-9.]+(e[-+][0-9]+)?),([^,]+),(-?[0-9.]*(e[-+][0-9]+)?),(-?[0-9.]*(e[-+][0-9]+)?)$")
     message(FATAL_ERROR "malformed CSV row: '${line}'")
   endif()
   list(APPEND seen ${CMAKE_MATCH_1})
 endforeach()
-foreach(m launch_sync_empty:blockDim=1 launch_sync_empty:blockDim=8 seed_workload
+foreach(m launch_sync_empty:blockDim=1 launch_sync_empty:blockDim=8 seed_workload seed_workload:kernel=unchecked
     copy_2d:rows=4096:width=4096:pitch=8192)
   if(NOT m IN_LIST seen)
     message(FATAL_ERROR "CSV lacks ${m}")

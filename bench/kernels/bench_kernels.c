@@ -8,6 +8,12 @@
  *   add_f16_ub(x,y,z,n)      the same through the unified buffer: 16 KiB
  *                            tiles, double-buffered VECIN/VECOUT queues,
  *                            DataCopy in, Add, DataCopy out (AscendC style).
+ *   seed_unchecked(x,y,z)    the seed workload's work (8 blocks x 2048 FP16,
+ *                            128-element tiles through UB: copy in, tile add,
+ *                            copy out) with no queue bookkeeping and no range
+ *                            checks. Not how a kernel should be written: it
+ *                            measures what the checked AscendC layer of the
+ *                            sample's add_custom costs on top of the work.
  *
  * Block b works on elements [b*n, (b+1)*n). add_f16_gm is what the
  * add_bandwidth metrics use: on the CPU device global memory is ordinary
@@ -21,6 +27,8 @@
 #define UB_TILE_BYTES (16u * 1024u)
 #define UB_TILE_ELEMS (UB_TILE_BYTES / 2u)
 #define UB_DEPTH 2
+#define SEED_BLOCK_ELEMS 2048u
+#define SEED_TILE_ELEMS 128u
 
 __global__ __aicore__ void empty_kernel(void) {}
 
@@ -66,4 +74,18 @@ __global__ __aicore__ void add_f16_ub(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t 
         oacl_que_free(&qz, c);
     }
     oacl_pipe_destroy(&pipe);
+}
+
+__global__ __aicore__ void seed_unchecked(GM_ADDR x, GM_ADDR y, GM_ADDR z)
+{
+    uint64_t off = (uint64_t)SEED_BLOCK_ELEMS * (uint64_t)oacl_get_block_idx();
+    const uint16_t *xg = (__gm__ const uint16_t *)x + off, *yg = (__gm__ const uint16_t *)y + off;
+    uint16_t *zg = (__gm__ uint16_t *)z + off;
+    uint16_t *ux = (uint16_t *)(void *)oacl_block()->ub, *uy = ux + SEED_TILE_ELEMS, *uz = uy + SEED_TILE_ELEMS;
+    for (uint32_t i = 0; i < SEED_BLOCK_ELEMS; i += SEED_TILE_ELEMS) {
+        __builtin_memcpy(ux, xg + i, SEED_TILE_ELEMS * 2u);
+        __builtin_memcpy(uy, yg + i, SEED_TILE_ELEMS * 2u);
+        oacl_vadd_f16(uz, ux, uy, SEED_TILE_ELEMS);
+        __builtin_memcpy(zg + i, uz, SEED_TILE_ELEMS * 2u);
+    }
 }
