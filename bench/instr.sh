@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Instructions the seed workload executes per launch (by function) and the
-# reference loop per call, counted by callgrind: unlike timings on a shared
+# reference loop per call (and the seed kernel without its checks, for the
+# floor under them), counted by callgrind: unlike timings on a shared
 # machine, the counts repeat (within a few hundred instructions per launch,
 # the threads' hand-offs), so a change to kernel-side code or to the launch
 # path can be judged before the timed benchmark.
@@ -22,7 +23,7 @@ n=${OACL_INSTR_N:-100}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export OACL_WORKERS=1 OACL_SPIN_US=0 OACL_SYNC_SPIN_US=0 OACL_DEVICE_MEMORY=${OACL_DEVICE_MEMORY:-1G}
-for mode in kernel ref; do
+for mode in kernel unchecked ref; do
   for k in 1 3; do
     extra=()
     [ "$mode" = kernel ] && [ -n "${OACL_INSTR_KERNEL:-}" ] && extra=("$OACL_INSTR_KERNEL")
@@ -44,15 +45,17 @@ def counts(f):
             d[name] = d.get(name, 0) + int(m.group(1).replace(",", ""))
     return d
 per = {}
-for mode in ("kernel", "ref"):
+for mode in ("kernel", "unchecked", "ref"):
     a, b = counts(f"{tmp}/{mode}.1"), counts(f"{tmp}/{mode}.3")
     per[mode] = {k: (b.get(k, 0) - a.get(k, 0)) / (2 * n) for k in set(a) | set(b)}
-k, r = per["kernel"], per["ref"]
-total_k, total_r = k.pop("PROGRAM TOTALS"), r.pop("PROGRAM TOTALS")
+k, u, r = per["kernel"], per["unchecked"], per["ref"]
+total_k, total_u, total_r = k.pop("PROGRAM TOTALS"), u.pop("PROGRAM TOTALS"), r.pop("PROGRAM TOTALS")
 print(f"seed workload, instructions per launch (launch + synchronise, 8 blocks, 16384 FP16 adds): {total_k:,.0f}")
 for name, v in sorted(k.items(), key=lambda kv: -kv[1])[:12]:
     if v >= 0.005 * total_k:
         print(f"  {v:10,.0f}  {100 * v / total_k:5.1f} %  {name}")
 print(f"reference loop, instructions per call: {total_r:,.0f}")
 print(f"ratio: {total_k / total_r:.2f}")
+print(f"unchecked kernel (the same work, no queue bookkeeping, no range checks), per launch: {total_u:,.0f}, "
+      f"ratio to the loop {total_u / total_r:.2f}")
 PY

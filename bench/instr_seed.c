@@ -11,6 +11,10 @@
  *                               synchronised, then the result checked;
  *                               BINARY: another build of that kernel
  *                               (default: the one built with oacl-bench)
+ *   oacl-bench-instr unchecked N
+ *                               the same with bench_kernels.c's
+ *                               seed_unchecked (the same work with no queue
+ *                               bookkeeping and no range checks)
  *   oacl-bench-instr ref N      N calls of oacl-bench's reference loop over
  *                               the same element count
  *
@@ -62,12 +66,12 @@ static int run_ref(unsigned n)
     return 0;
 }
 
-static int run_kernel(unsigned n, const char *binary)
+static int run_kernel(unsigned n, const char *binary, const char *name)
 {
     const size_t bytes = SEED_N * sizeof(uint16_t);
     static uint16_t h[SEED_N];
     char path[4096];
-    snprintf(path, sizeof(path), "%s", binary ? binary : OACL_BENCH_KERNEL_DIR "/add_custom.o");
+    snprintf(path, sizeof(path), "%s", binary);
     CHECK(aclInit(NULL));
     CHECK(aclrtSetDevice(0));
     aclrtStream s;
@@ -83,7 +87,7 @@ static int run_kernel(unsigned n, const char *binary)
     aclrtBinHandle bin;
     aclrtFuncHandle f;
     CHECK(aclrtBinaryLoadFromFile(path, NULL, &bin));
-    CHECK(aclrtBinaryGetFunction(bin, "add_custom", &f));
+    CHECK(aclrtBinaryGetFunction(bin, name, &f));
     aclrtArgsHandle args;
     aclrtParamHandle p;
     CHECK(aclrtKernelArgsInit(f, &args));
@@ -112,13 +116,19 @@ static int run_kernel(unsigned n, const char *binary)
 int main(int argc, char **argv)
 {
     char *end = NULL;
-    bool kernel = argc >= 3 && strcmp(argv[1], "kernel") == 0, ref = argc == 3 && strcmp(argv[1], "ref") == 0;
+    const char *mode = argc >= 2 ? argv[1] : "";
+    bool kernel = strcmp(mode, "kernel") == 0, unchecked = strcmp(mode, "unchecked") == 0,
+         ref = strcmp(mode, "ref") == 0;
     unsigned long n = argc >= 3 ? strtoul(argv[2], &end, 10) : 0;
-    if (!(kernel && argc <= 4) && !ref)
+    if (!((kernel && argc <= 4) || ((unchecked || ref) && argc == 3)))
         n = 0;
     if (!end || *end || n == 0 || n > 1000000) {
-        fprintf(stderr, "usage: oacl-bench-instr kernel N [BINARY] | ref N   (1 <= N <= 1000000)\n");
+        fprintf(stderr, "usage: oacl-bench-instr kernel N [BINARY] | unchecked N | ref N   (1 <= N <= 1000000)\n");
         return 2;
     }
-    return kernel ? run_kernel((unsigned)n, argc == 4 ? argv[3] : NULL) : run_ref((unsigned)n);
+    if (ref)
+        return run_ref((unsigned)n);
+    if (unchecked)
+        return run_kernel((unsigned)n, OACL_BENCH_KERNEL_DIR "/bench_kernels.o", "seed_unchecked");
+    return run_kernel((unsigned)n, argc == 4 ? argv[3] : OACL_BENCH_KERNEL_DIR "/add_custom.o", "add_custom");
 }
