@@ -70,8 +70,6 @@ static int run_kernel(unsigned n, const char *binary, const char *name)
 {
     const size_t bytes = SEED_N * sizeof(uint16_t);
     static uint16_t h[SEED_N];
-    char path[4096];
-    snprintf(path, sizeof(path), "%s", binary);
     CHECK(aclInit(NULL));
     CHECK(aclrtSetDevice(0));
     aclrtStream s;
@@ -86,7 +84,7 @@ static int run_kernel(unsigned n, const char *binary, const char *name)
     }
     aclrtBinHandle bin;
     aclrtFuncHandle f;
-    CHECK(aclrtBinaryLoadFromFile(path, NULL, &bin));
+    CHECK(aclrtBinaryLoadFromFile(binary, NULL, &bin));
     CHECK(aclrtBinaryGetFunction(bin, name, &f));
     aclrtArgsHandle args;
     aclrtParamHandle p;
